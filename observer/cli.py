@@ -1,0 +1,77 @@
+"""Command-line entry point: ``observer <command> ...``.
+
+Commands are discovered from :mod:`observer.commands`; each stays lazy about heavy imports. Every
+:class:`~observer.errors.ObserverError` becomes one line on stderr, ``observer: <message>``, and a
+non-zero exit status; no user-caused failure shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from observer import __version__, commands
+from observer.errors import ObserverError
+
+EPILOG = """\
+examples:
+  observer demo                                 watch a scripted agent in a local sandbox
+  observer render session.cast --at 12.5        print the screen 12.5 s into a recording
+  observer <command> --help                     help and an example for each command
+"""
+
+
+def _command_modules() -> list[ModuleType]:
+    found = []
+    for info in pkgutil.iter_modules(commands.__path__):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        if hasattr(module, "NAME") and hasattr(module, "run"):
+            found.append(module)
+    return sorted(found, key=lambda m: str(m.NAME))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser with one sub-parser per command module."""
+    parser = argparse.ArgumentParser(
+        prog="observer",
+        description="Watch, take over, record and replay an AI coding agent's terminal.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"observer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _command_modules():
+        command = sub.add_parser(
+            module.NAME,
+            help=module.HELP,
+            description=getattr(module, "DESCRIPTION", module.HELP),
+            epilog=getattr(module, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.register(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the process exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run = getattr(args, "_run", None)
+    if run is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(run(args))
+    except ObserverError as error:
+        print(f"observer: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("observer: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,1 @@
+"""Sans-I/O core of the ``observer.v1`` protocol and the adapters: frames, sessions, modes."""

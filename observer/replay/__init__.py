@@ -1,0 +1,1 @@
+"""Keyframe index and playback clock for replay. Pure: time is passed in."""

@@ -130,11 +130,15 @@ class CastReader:
         try:
             header = header_from_json(obj)
         except HeaderError as error:
-            raise self._error(str(error), header_line) from None
+            message = str(error) if " — " in str(error) else f"{error} — the header is damaged"
+            raise self._error(message, header_line) from None
         if header.version == 1:
             frames = obj.get("stdout")
             if not isinstance(frames, list):
-                raise self._error('the v1 document has no "stdout" list of frames', header_line)
+                raise self._error(
+                    'the v1 document has no "stdout" list of frames — the file is damaged',
+                    header_line,
+                )
             self._v1_frames = frames
             self._v1_line = header_line
         return header
@@ -155,7 +159,11 @@ class CastReader:
             parts.append(line)
             size += len(line)
             if size > V1_MAX_CHARS:
-                raise self._error("a v1 recording larger than 256 MiB is not supported", None)
+                raise self._error(
+                    "a v1 recording larger than 256 MiB is not supported — "
+                    "convert it to v3 with `asciinema convert`",
+                    None,
+                )
         if len(parts) == 1:
             raise self._error(f"the header is {damage} — the file is damaged", first_line)
         try:
@@ -166,7 +174,7 @@ class CastReader:
                 first_line + error.lineno - 1,
             ) from None
         except _Damage as error:
-            raise self._error(str(error), first_line) from None
+            raise self._error(f"{error} — the v1 recording is damaged", first_line) from None
 
     # -- events -------------------------------------------------------------------------------
 

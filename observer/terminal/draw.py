@@ -1,0 +1,155 @@
+"""Drawing text: runs of cells written at once, wide and zero-width characters, DEC graphics."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pyte
+from pyte import charsets as cs
+from pyte import modes as mo
+from pyte.screens import Char
+
+from observer.terminal.cells import CellCache, char_width, mend
+
+#: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
+DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
+
+#: A cell never grows past this many code points from combining characters, so a flood of
+#: combining marks costs constant time per mark.
+MAX_CELL_TEXT = 16
+
+_ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+
+
+class DrawMixin(pyte.Screen):
+    """pyte's ``draw`` made fast (runs of narrow characters are written as slices of cached
+    cells) and faithful (DEC graphics in UTF-8, zero-width joiners and variation selectors
+    combine into the previous cell instead of aborting the chunk, split wide characters are
+    mended)."""
+
+    last_char: str
+    _caches: dict[Char, CellCache]
+    _narrow: set[str]
+
+    def _cells(self) -> CellCache:
+        attrs = self.cursor.attrs
+        cache = self._caches.get(attrs)
+        if cache is None:
+            if len(self._caches) > 512:
+                self._caches.clear()
+            cache = self._caches[attrs] = CellCache(attrs)
+        return cache
+
+    def _all_narrow(self, data: str) -> bool:
+        chars = set(data)
+        if chars <= self._narrow:
+            return True
+        if len(self._narrow) > 20_000:
+            self._narrow = set(_ASCII_PRINTABLE)
+        for char in chars - self._narrow:
+            if char_width(char) != 1:
+                return False
+            self._narrow.add(char)
+        return True
+
+    def draw(self, data: str) -> None:
+        """Display text at the cursor, wrapping at the right margin when DECAWM is set."""
+        if not data:
+            return
+        charset = self.g1_charset if self.charset else self.g0_charset
+        if charset is cs.VT100_MAP:
+            data = data.translate(DEC_GRAPHICS)
+        self._draw_translated(data)
+
+    def _draw_translated(self, data: str) -> None:
+        if mo.IRM not in self.mode and (data.isascii() or self._all_narrow(data)):
+            self._draw_narrow(data)
+        else:
+            self._draw_each(data)
+        self.last_char = data[-1]
+
+    def _wrap(self) -> None:
+        self.dirty.add(self.cursor.y)
+        self.cursor.x = 0
+        self.index()
+
+    def _draw_narrow(self, data: str) -> None:
+        cursor = self.cursor
+        columns = self.columns
+        cells = self._cells()
+        autowrap = mo.DECAWM in self.mode
+        pos, n = 0, len(data)
+        while pos < n:
+            if cursor.x >= columns:
+                if autowrap:
+                    self._wrap()
+                else:
+                    cursor.x = columns - 1
+            x = cursor.x
+            end = min(n, pos + columns - x)
+            chunk = data[pos:end]
+            if not autowrap and end < n:
+                # Without autowrap every further character overwrites the last column.
+                chunk = chunk[:-1] + data[-1]
+                end = n
+            line = self.buffer[cursor.y]
+            line.update(zip(range(x, x + len(chunk)), map(cells.__getitem__, chunk), strict=True))
+            mend(line, x, columns)
+            mend(line, x + len(chunk), columns)
+            cursor.x = x + len(chunk)
+            self.dirty.add(cursor.y)
+            pos = end
+
+    def _draw_each(self, data: str) -> None:
+        cursor = self.cursor
+        columns = self.columns
+        autowrap = mo.DECAWM in self.mode
+        for char in data:
+            width = char_width(char)
+            if width == 0:
+                self._combine(char)
+                continue
+            if width < 0:
+                continue
+            if cursor.x + width > columns:
+                if autowrap:
+                    self._wrap()
+                else:
+                    cursor.x = columns - width
+            if mo.IRM in self.mode:
+                self.insert_characters(width)
+            cells = self._cells()
+            x = cursor.x
+            line = self.buffer[cursor.y]
+            line[x] = cells[char]
+            if width == 2:
+                line[x + 1] = cells[""]
+            mend(line, x, columns)
+            mend(line, x + width, columns)
+            cursor.x = x + width
+            self.dirty.add(cursor.y)
+
+    def _combine(self, char: str) -> None:
+        """Append a zero-width character (combining mark, ZWJ, variation selector) to the cell
+        before the cursor, as xterm and tmux do."""
+        x, y = self.cursor.x, self.cursor.y
+        if x > 0:
+            px = min(x, self.columns) - 1
+        elif y > 0:
+            y, px = y - 1, self.columns - 1
+        else:
+            return
+        line = self.buffer[y]
+        if line[px].data == "" and px > 0:
+            px -= 1  # the stub of a wide character: combine with the character itself
+        last = line[px]
+        if len(last.data) >= MAX_CELL_TEXT:
+            return
+        line[px] = last._replace(data=unicodedata.normalize("NFC", last.data + char))
+        self.dirty.add(y)
+
+    def repeat_last(self, count: int = 1) -> None:
+        """REP (ECMA-48 8.3.103): draw the last graphic character ``count`` more times."""
+        if self.last_char:
+            count = min(max(count, 1), self.columns * self.lines)
+            self._draw_translated(self.last_char * count)

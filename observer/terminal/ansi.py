@@ -74,51 +74,58 @@ def _charsets(g0: str, g1: str, shifted: int) -> str:
     return f"\x1b({code(g0)}\x1b){code(g1)}" + ("\x0e" if shifted else "\x0f")
 
 
-def _savepoint(out: list[str], saved: Savepoint, columns: int) -> None:
-    out.append(f"\x1b[{saved.cursor.y + 1};{min(saved.cursor.x, columns - 1) + 1}H")
-    out.append(sgr(saved.cursor.attrs))
-    out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
-    out.append("\x1b7\x1b(B\x1b)B\x0f\x1b[0m")
-
-
-def _cursor(out: list[str], screen: VTScreen) -> None:
-    x, y = screen.cursor.x, screen.cursor.y
-    row = y + 1
-    if mo.DECOM in screen.mode and screen.margins is not None:
-        row -= screen.margins.top
-    if x < screen.columns:
+def _goto(out: list[str], buffer: Buffer, columns: int, x: int, y: int, *, row: int) -> None:
+    """Move to column ``x`` of buffer row ``y`` (``row`` is its CUP row number)."""
+    if x < columns:
         out.append(f"\x1b[{row};{x + 1}H")
         return
     # A pending wrap: redraw the last character so the cursor sits just past it.
-    line = screen.buffer[y]
-    col = screen.columns - 1
+    line = buffer[y]
+    col = columns - 1
     if line[col].data == "" and col > 0:
         col -= 1
     cell = line[col]
     out.append(f"\x1b[{row};{col + 1}H" + sgr(cell) + (cell.data or " "))
 
 
+def _savepoint(out: list[str], saved: Savepoint, buffer: Buffer, columns: int) -> None:
+    """Put the cursor, pen and character sets where ``saved`` has them."""
+    _goto(out, buffer, columns, saved.cursor.x, saved.cursor.y, row=saved.cursor.y + 1)
+    out.append(sgr(saved.cursor.attrs))
+    out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
+
+
+_NEUTRAL = "\x1b(B\x1b)B\x0f\x1b[0m"
+
+
 def to_ansi(screen: VTScreen) -> str:
     """Return text that, fed to a fresh model of the same size, reproduces ``screen``."""
     out = ["\x1bc"]
     columns, lines = screen.columns, screen.lines
-    _paint(out, screen._other if screen.alternate else screen.buffer, columns, lines)
-    saved_main = screen._saved[False]
+    main = screen._other if screen.alternate else screen.buffer
+    _paint(out, main, columns, lines)
     if screen.alternate:
-        if saved_main is not None:
-            _savepoint(out, saved_main, columns)
-        out.append("\x1b[?47h")
+        entered = screen._saved.get("1049")
+        if entered is not None:
+            _savepoint(out, entered, main, columns)
+            out.append("\x1b[?1049h" + _NEUTRAL)
+        else:
+            out.append("\x1b[?47h")
         _paint(out, screen.buffer, columns, lines)
-    saved = screen._saved[screen.alternate]
+    saved = screen._saved.get("decsc")
     if saved is not None:
-        _savepoint(out, saved, columns)
+        _savepoint(out, saved, screen.buffer, columns)
+        out.append("\x1b7" + _NEUTRAL)
     if screen.tabstops != set(range(8, columns, 8)):
         out.append("\x1b[3g" + "".join(f"\x1b[1;{s + 1}H\x1bH" for s in sorted(screen.tabstops)))
     if screen.margins is not None:
         out.append(f"\x1b[{screen.margins.top + 1};{screen.margins.bottom + 1}r")
     if mo.DECOM in screen.mode:
         out.append("\x1b[?6h")
-    _cursor(out, screen)
+    row = screen.cursor.y + 1
+    if mo.DECOM in screen.mode and screen.margins is not None:
+        row -= screen.margins.top
+    _goto(out, screen.buffer, columns, screen.cursor.x, screen.cursor.y, row=row)
     out.append(sgr(screen.cursor.attrs))
     out.append(_charsets(screen.g0_charset, screen.g1_charset, screen.charset))
     out += [seq for flag, seq in ((mo.IRM, "\x1b[4h"), (mo.LNM, "\x1b[20h")) if flag in screen.mode]

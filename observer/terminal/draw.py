@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import unicodedata
+import re
 
 import pyte
 from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char
 
-from observer.terminal.cells import CellCache, char_width, mend
+from observer.terminal.cells import CellCache, char_width, is_wide, mend
 
 #: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
 DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
@@ -17,6 +17,9 @@ DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
 #: A cell never grows past this many code points from combining characters, so a flood of
 #: combining marks costs constant time per mark.
 MAX_CELL_TEXT = 16
+
+ZWJ = "\u200d"
+_REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]")
 
 _ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 
@@ -111,6 +114,8 @@ class DrawMixin(pyte.Screen):
                 continue
             if width < 0:
                 continue
+            if width == 2 and self._joins(char):
+                continue
             if cursor.x + width > columns:
                 if autowrap:
                     self._wrap()
@@ -129,23 +134,45 @@ class DrawMixin(pyte.Screen):
             cursor.x = x + width
             self.dirty.add(cursor.y)
 
+    def _previous(self) -> tuple[int, int] | None:
+        """Row and column of the cell before the cursor (the character, not its stub)."""
+        x, y = self.cursor.x, self.cursor.y
+        if x == 0:
+            return None  # after a carriage return nothing precedes (wrapping is deferred)
+        px = min(x, self.columns) - 1
+        if self.buffer[y][px].data == "" and px > 0:
+            px -= 1
+        return y, px
+
+    def _joins(self, char: str) -> bool:
+        """Join an emoji to the previous cell after a zero-width joiner, or a second
+        regional indicator to the first (a flag), as tmux 3.3 does."""
+        at = self._previous()
+        if at is None:
+            return False
+        line = self.buffer[at[0]]
+        last = line[at[1]]
+        flag = _REGIONAL.match(last.data) and _REGIONAL.match(char) and len(last.data) == 1
+        if not (flag or (last.data.endswith(ZWJ) and is_wide(last.data))):
+            return False
+        if len(last.data) < MAX_CELL_TEXT:
+            line[at[1]] = last._replace(data=last.data + char)
+            self.dirty.add(at[0])
+        return True
+
     def _combine(self, char: str) -> None:
         """Append a zero-width character (combining mark, ZWJ, variation selector) to the cell
         before the cursor, as xterm and tmux do."""
-        x, y = self.cursor.x, self.cursor.y
-        if x > 0:
-            px = min(x, self.columns) - 1
-        elif y > 0:
-            y, px = y - 1, self.columns - 1
-        else:
+        at = self._previous()
+        if at is None:
             return
+        y, px = at
         line = self.buffer[y]
-        if line[px].data == "" and px > 0:
-            px -= 1  # the stub of a wide character: combine with the character itself
         last = line[px]
-        if len(last.data) >= MAX_CELL_TEXT:
-            return
-        line[px] = last._replace(data=unicodedata.normalize("NFC", last.data + char))
+        if len(last.data) >= MAX_CELL_TEXT or (char == ZWJ and not is_wide(last.data)):
+            return  # tmux keeps a joiner only after an emoji
+        # Stored as received, not normalized, so text matches what tmux captures.
+        line[px] = last._replace(data=last.data + char)
         self.dirty.add(y)
 
     def repeat_last(self, count: int = 1) -> None:
@@ -153,3 +180,4 @@ class DrawMixin(pyte.Screen):
         if self.last_char:
             count = min(max(count, 1), self.columns * self.lines)
             self._draw_translated(self.last_char * count)
+            self.last_char = ""  # tmux repeats only right after a printed character

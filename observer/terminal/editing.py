@@ -126,6 +126,8 @@ class EditMixin(pyte.Screen):
 
     def insert_characters(self, count: int | None = None) -> None:
         """ICH: shift the rest of the row right, blanks at the cursor."""
+        if self.cursor.x >= self.columns:
+            return  # a pending wrap is past the last column, as in tmux
         x, columns = self._x(), self.columns
         count = min(max(count or 1, 1), columns - x)
         line = self.buffer[self.cursor.y]
@@ -138,6 +140,8 @@ class EditMixin(pyte.Screen):
 
     def delete_characters(self, count: int | None = None) -> None:
         """DCH: shift the rest of the row left, blanks enter at the right margin."""
+        if self.cursor.x >= self.columns:
+            return  # a pending wrap is past the last column, as in tmux
         x, columns = self._x(), self.columns
         count = min(max(count or 1, 1), columns - x)
         line = self.buffer[self.cursor.y]
@@ -150,6 +154,8 @@ class EditMixin(pyte.Screen):
 
     def erase_characters(self, count: int | None = None) -> None:
         """ECH: blank ``count`` cells from the cursor on."""
+        if self.cursor.x >= self.columns:
+            return  # a pending wrap is past the last column, as in tmux
         x = self._x()
         count = min(max(count or 1, 1), self.columns - x)
         self._fill(self.buffer[self.cursor.y], x, x + count)
@@ -158,8 +164,8 @@ class EditMixin(pyte.Screen):
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them)."""
-        x = self._x()
-        spans = {0: (x, self.columns), 1: (0, x + 1), 2: (0, self.columns)}
+        x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
+        spans = {0: (x, self.columns), 1: (0, min(x + 1, self.columns)), 2: (0, self.columns)}
         if how in spans:
             self._fill(self.buffer[self.cursor.y], *spans[how])
             self.dirty.add(self.cursor.y)
@@ -185,6 +191,10 @@ class EditMixin(pyte.Screen):
             self.erase_in_line(how)
 
     # -- cursor motion -----------------------------------------------------------------------
+
+    def cursor_back(self, count: int | None = None) -> None:
+        """CUB / BS: from a pending wrap the count starts past the last column (tmux)."""
+        self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
 
     def cursor_up(self, count: int | None = None) -> None:
         """CUU: stops at the top margin, or at the top row when above the region."""
@@ -214,7 +224,9 @@ class EditMixin(pyte.Screen):
 
     def tab(self, count: int = 1) -> None:
         """HT / CHT: to the next tab stop, ``count`` times; the last column if none."""
-        x = self._x()
+        x = self.cursor.x
+        if x >= self.columns - 1:
+            return  # tmux keeps a pending wrap
         for _ in range(min(max(count, 1), self.columns)):
             x = min((s for s in self.tabstops if s > x), default=self.columns - 1)
         self.cursor.x = x

@@ -47,7 +47,7 @@ class VTScreen(EditMixin, DrawMixin):
         self.history: deque[tuple[int, Line]] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
         self._other: Buffer = new_buffer()
-        self._saved: dict[bool, Savepoint | None] = {False: None, True: None}
+        self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
         self.replies: list[str] = []
@@ -64,7 +64,7 @@ class VTScreen(EditMixin, DrawMixin):
         self.buffer = new_buffer()
         self._other = new_buffer()
         self.alternate = False
-        self._saved = {False: None, True: None}
+        self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
         self.last_char = ""
@@ -168,27 +168,28 @@ class VTScreen(EditMixin, DrawMixin):
             (self.private_modes.add if on else self.private_modes.discard)(mode)
 
     def _alternate_screen(self, mode: int, on: bool) -> None:
-        """47 switches; 1047 also clears the alternate screen when leaving; 1049 saves the
-        cursor and clears the alternate screen when entering (xterm ctlseqs)."""
+        """Switch screens as tmux does: the alternate screen starts blank; 1049 also saves
+        the cursor and pen on entering and restores them on leaving, in a slot of its own
+        (xterm ctlseqs, "Use Alternate Screen Buffer")."""
         if on == self.alternate:
             return
         if on and mode == 1049:
-            self.save_cursor()
-        if not on and mode == 1047:
-            self.buffer.clear()
+            self.save_cursor("1049")
         self.buffer, self._other = self._other, self.buffer
         self.alternate = on
-        if on and mode == 1049:
+        if on:
             self.buffer.clear()
-        if not on and mode == 1049:
-            self.restore_cursor()
+        else:
+            self._other.clear()
+            if mode == 1049:
+                self.restore_cursor("1049")
         self.dirty.update(range(self.lines))
 
     # -- cursor save and restore -----------------------------------------------------------
 
-    def save_cursor(self) -> None:
-        """DECSC / SCOSC: one slot per screen, as in xterm."""
-        self._saved[self.alternate] = Savepoint(
+    def save_cursor(self, slot: str = "decsc") -> None:
+        """DECSC / SCOSC: one slot shared by both screens, as in tmux."""
+        self._saved[slot] = Savepoint(
             copy.copy(self.cursor),
             self.g0_charset,
             self.g1_charset,
@@ -197,19 +198,20 @@ class VTScreen(EditMixin, DrawMixin):
             mo.DECAWM in self.mode,
         )
 
-    def restore_cursor(self) -> None:
+    def restore_cursor(self, slot: str = "decsc") -> None:
         """DECRC / SCORC: without a saved cursor, home and reset origin mode and the pen."""
-        saved = self._saved[self.alternate]
+        saved = self._saved.get(slot)
         if saved is None:
-            self.mode.discard(mo.DECOM)
-            self.cursor.attrs = BLANK
-            self.cursor_position()
+            if slot == "decsc":
+                self.mode.discard(mo.DECOM)
+                self.cursor.attrs = BLANK
+                self.cursor_position()
             return
         self.g0_charset, self.g1_charset = saved.g0_charset, saved.g1_charset
         self.charset = saved.charset
         (self.mode.add if saved.origin else self.mode.discard)(mo.DECOM)
         self.cursor.attrs = saved.cursor.attrs
-        self.cursor.x = min(max(saved.cursor.x, 0), self.columns - 1)
+        self.cursor.x = min(max(saved.cursor.x, 0), self.columns)  # a pending wrap survives
         self.cursor.y = min(max(saved.cursor.y, 0), self.lines - 1)
 
     # -- character sets, attributes, title, bell -------------------------------------------

@@ -25,7 +25,7 @@ class TerminalSnapshot:
     alternate: bool
     history: Rows
     cursor: tuple[int, int, Char, bool]
-    saved: tuple[Savepoint | None, Savepoint | None]
+    saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
     mode: frozenset[int]
     private_modes: frozenset[int]
@@ -49,8 +49,8 @@ def _buffer(rows: Rows) -> Buffer:
     return buffer
 
 
-def _savepoint(saved: Savepoint | None) -> Savepoint | None:
-    return None if saved is None else saved._replace(cursor=copy.copy(saved.cursor))
+def _savepoint(saved: Savepoint) -> Savepoint:
+    return saved._replace(cursor=copy.copy(saved.cursor))
 
 
 def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
@@ -64,7 +64,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         alternate=screen.alternate,
         history=tuple(screen.history),  # rows in the scrollback are never modified
         cursor=(c.x, c.y, c.attrs, c.hidden),
-        saved=(_savepoint(screen._saved[False]), _savepoint(screen._saved[True])),
+        saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
         margins=screen.margins,
         mode=frozenset(screen.mode),
         private_modes=frozenset(screen.private_modes),
@@ -100,7 +100,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
         attrs,
         hidden,
     )
-    screen._saved = {False: _savepoint(snap.saved[0]), True: _savepoint(snap.saved[1])}
+    screen._saved = {slot: _savepoint(sp) for slot, sp in snap.saved}
     screen.margins = snap.margins
     screen.mode = set(snap.mode)
     screen.private_modes = set(snap.private_modes)

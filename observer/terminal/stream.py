@@ -112,6 +112,7 @@ class VTStream(pyte.Stream):
             try:
                 if m is None:
                     pos = self._unmatched(text, pos)
+                    screen.last_char = ""
                     continue
                 pos = m.end()
                 kind = m.lastindex
@@ -122,8 +123,10 @@ class VTStream(pyte.Stream):
                     if action is None:
                         action = self._compile(m.group(), m.group(2), m.group(3), m.group(4))
                     action()
+                    screen.last_char = ""  # REP repeats only a character printed just before
                 else:
                     self._controls.get(m.group(5), _noop)()
+                    screen.last_char = ""
             except Exception:  # the guard: one bad sequence never stops the stream
                 screen.recover()
 

@@ -13,7 +13,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, Buffer, is_wide, row_cells
+from observer.terminal.cells import BLANK, Grid, is_wide
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
 
@@ -43,12 +43,9 @@ def sgr(cell: Char) -> str:
     return "\x1b[" + ";".join(codes) + "m"
 
 
-def _paint(out: list[str], buffer: Buffer, columns: int, lines: int) -> None:
+def _paint(out: list[str], grid: Grid, columns: int) -> None:
     pen = None
-    for y in range(lines):
-        if y not in buffer:
-            continue
-        cells = row_cells(buffer[y], columns)
+    for y, cells in enumerate(grid):
         last = columns
         while last and cells[last - 1] == BLANK:
             last -= 1
@@ -74,23 +71,25 @@ def _charsets(g0: str, g1: str, shifted: int) -> str:
     return f"\x1b({code(g0)}\x1b){code(g1)}" + ("\x0e" if shifted else "\x0f")
 
 
-def _goto(out: list[str], buffer: Buffer, columns: int, x: int, y: int, *, row: int) -> None:
-    """Move to column ``x`` of buffer row ``y`` (``row`` is its CUP row number)."""
+def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int) -> None:
+    """Move to column ``x`` of grid row ``y`` (``row`` is its CUP row number)."""
+    y = min(max(y, 0), len(grid) - 1)  # a cursor saved before the screen shrank
     if x < columns:
-        out.append(f"\x1b[{row};{x + 1}H")
+        out.append(f"\x1b[{row};{max(x, 0) + 1}H")
         return
     # A pending wrap: redraw the last character so the cursor sits just past it.
-    line = buffer[y]
+    cells = grid[y]
     col = columns - 1
-    if line[col].data == "" and col > 0:
+    if cells[col].data == "" and col > 0:
         col -= 1
-    cell = line[col]
+    cell = cells[col]
     out.append(f"\x1b[{row};{col + 1}H" + sgr(cell) + (cell.data or " "))
 
 
-def _savepoint(out: list[str], saved: Savepoint, buffer: Buffer, columns: int) -> None:
+def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int) -> None:
     """Put the cursor, pen and character sets where ``saved`` has them."""
-    _goto(out, buffer, columns, saved.cursor.x, saved.cursor.y, row=saved.cursor.y + 1)
+    y = min(saved.cursor.y, len(grid) - 1)
+    _goto(out, grid, columns, saved.cursor.x, y, row=y + 1)
     out.append(sgr(saved.cursor.attrs))
     out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
 
@@ -101,9 +100,9 @@ _NEUTRAL = "\x1b(B\x1b)B\x0f\x1b[0m"
 def to_ansi(screen: VTScreen) -> str:
     """Return text that, fed to a fresh model of the same size, reproduces ``screen``."""
     out = ["\x1bc"]
-    columns, lines = screen.columns, screen.lines
-    main = screen._other if screen.alternate else screen.buffer
-    _paint(out, main, columns, lines)
+    columns = screen.columns
+    main = screen._other if screen.alternate else screen.grid
+    _paint(out, main, columns)
     if screen.alternate:
         entered = screen._saved.get("1049")
         if entered is not None:
@@ -111,10 +110,10 @@ def to_ansi(screen: VTScreen) -> str:
             out.append("\x1b[?1049h" + _NEUTRAL)
         else:
             out.append("\x1b[?47h")
-        _paint(out, screen.buffer, columns, lines)
+        _paint(out, screen.grid, columns)
     saved = screen._saved.get("decsc")
     if saved is not None:
-        _savepoint(out, saved, screen.buffer, columns)
+        _savepoint(out, saved, screen.grid, columns)
         out.append("\x1b7" + _NEUTRAL)
     if screen.tabstops != set(range(8, columns, 8)):
         out.append("\x1b[3g" + "".join(f"\x1b[1;{s + 1}H\x1bH" for s in sorted(screen.tabstops)))
@@ -125,7 +124,7 @@ def to_ansi(screen: VTScreen) -> str:
     row = screen.cursor.y + 1
     if mo.DECOM in screen.mode and screen.margins is not None:
         row -= screen.margins.top
-    _goto(out, screen.buffer, columns, screen.cursor.x, screen.cursor.y, row=row)
+    _goto(out, screen.grid, columns, screen.cursor.x, screen.cursor.y, row=row)
     out.append(sgr(screen.cursor.attrs))
     out.append(_charsets(screen.g0_charset, screen.g1_charset, screen.charset))
     out += [seq for flag, seq in ((mo.IRM, "\x1b[4h"), (mo.LNM, "\x1b[20h")) if flag in screen.mode]

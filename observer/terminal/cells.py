@@ -1,11 +1,15 @@
-"""Cells, rows and the wide-character invariant shared by the screen modules."""
+"""Cells, rows and the wide-character invariant shared by the screen modules.
+
+The screen is a list of rows and each row a list of exactly ``columns`` immutable cells,
+so drawing a run, erasing and scrolling are slice operations done in C rather than one
+named-tuple rebuild per character (what makes stock pyte slow).
+"""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from functools import lru_cache
 
-from pyte.screens import Char, StaticDefaultDict
+from pyte.screens import Char
 from wcwidth import wcwidth
 
 #: One styled screen cell: pyte's ``Char`` named tuple.
@@ -14,9 +18,10 @@ Cell = Char
 #: The empty cell: a space with default colours and no attributes.
 BLANK = Char(" ")
 
-#: A row of the screen: a sparse mapping column -> cell whose missing cells are blank.
-Line = StaticDefaultDict[int, Char]
-Buffer = dict[int, Line]
+#: A row: exactly ``columns`` cells.
+Line = list[Char]
+#: A screen: exactly ``lines`` rows.
+Grid = list[Line]
 
 
 @lru_cache(maxsize=8192)
@@ -27,29 +32,22 @@ def char_width(char: str) -> int:
 
 def is_wide(data: str) -> bool:
     """Whether a cell's text starts with a double-width character."""
-    return bool(data) and char_width(data[0]) == 2
+    return data >= "\u1100" and char_width(data[0]) == 2
 
 
-def new_line() -> Line:
-    """An empty row."""
-    return StaticDefaultDict[int, Char](BLANK)
+def blank_grid(columns: int, lines: int, cell: Char = BLANK) -> Grid:
+    """A screen of blank rows."""
+    return [[cell] * columns for _ in range(lines)]
 
 
-def new_buffer() -> Buffer:
-    """An empty screen buffer: rows appear on first access."""
-    return defaultdict(new_line)
-
-
-def copy_line(line: Line) -> Line:
-    """An independent copy of a row (cells are immutable, so a shallow copy suffices)."""
-    copy = StaticDefaultDict[int, Char](line.default)
-    copy.update(line)
-    return copy
-
-
-def row_cells(line: Line, width: int) -> list[Char]:
-    """Exactly ``width`` cells of a row."""
-    return list(map(line.__getitem__, range(width)))
+def fit(row: Line, columns: int) -> Line:
+    """``row`` cut or padded to ``columns`` cells, a wide character cut in half blanked."""
+    if len(row) > columns:
+        del row[columns:]
+        mend(row, columns, columns)
+    elif len(row) < columns:
+        row.extend([BLANK] * (columns - len(row)))
+    return row
 
 
 class CellCache(dict[str, Char]):
@@ -72,7 +70,7 @@ class CellCache(dict[str, Char]):
         return cell
 
 
-def mend(line: Line, x: int, columns: int) -> None:
+def mend(row: Line, x: int, columns: int) -> None:
     """Restore the wide-character invariant at the seam between columns ``x - 1`` and ``x``.
 
     A double-width character is always followed by a stub cell whose text is ``""``; when a
@@ -80,22 +78,13 @@ def mend(line: Line, x: int, columns: int) -> None:
     tmux do), so no orphan stub or half character is left behind.
 
     Args:
-        line: the row.
+        row: the row.
         x: the seam, 0..columns.
         columns: the screen width.
     """
-    if x <= 0:
-        if line[0].data == "":
-            line[0] = line[0]._replace(data=" ")
-        return
-    left = line[x - 1]
-    if x >= columns:
-        if is_wide(left.data):
-            line[x - 1] = left._replace(data=" ")
-        return
-    right = line[x]
-    if right.data == "":
-        if not is_wide(left.data):
-            line[x] = right._replace(data=" ")
-    elif is_wide(left.data):
-        line[x - 1] = left._replace(data=" ")
+    left = row[x - 1].data if x > 0 else " "
+    right = row[x].data if x < columns else " "
+    if right == "" and not is_wide(left):
+        row[x] = row[x]._replace(data=" ")
+    elif right != "" and is_wide(left):
+        row[x - 1] = row[x - 1]._replace(data=" ")

@@ -9,7 +9,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char
 
-from observer.terminal.cells import CellCache, char_width, is_wide, mend
+from observer.terminal.cells import CellCache, Grid, char_width, is_wide, mend
 
 #: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
 DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
@@ -20,8 +20,7 @@ MAX_CELL_TEXT = 16
 
 ZWJ = "\u200d"
 _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]")
-
-_ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 
 
 class DrawMixin(pyte.Screen):
@@ -30,17 +29,24 @@ class DrawMixin(pyte.Screen):
     combine into the previous cell instead of aborting the chunk, split wide characters are
     mended)."""
 
+    grid: Grid
     last_char: str
+    wide_seen: bool  # once a wide character was drawn, seams must be mended
     _caches: dict[Char, CellCache]
+    _pen: Char | None
+    _pen_cells: CellCache
     _narrow: set[str]
 
     def _cells(self) -> CellCache:
         attrs = self.cursor.attrs
+        if attrs is self._pen:
+            return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
             if len(self._caches) > 512:
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
+        self._pen, self._pen_cells = attrs, cache
         return cache
 
     def _all_narrow(self, data: str) -> bool:
@@ -48,7 +54,7 @@ class DrawMixin(pyte.Screen):
         if chars <= self._narrow:
             return True
         if len(self._narrow) > 20_000:
-            self._narrow = set(_ASCII_PRINTABLE)
+            self._narrow = set(ASCII_PRINTABLE)
         for char in chars - self._narrow:
             if char_width(char) != 1:
                 return False
@@ -59,14 +65,28 @@ class DrawMixin(pyte.Screen):
         """Display text at the cursor, wrapping at the right margin when DECAWM is set."""
         if not data:
             return
-        charset = self.g1_charset if self.charset else self.g0_charset
-        if charset is cs.VT100_MAP:
+        if self.charset:
+            if self.g1_charset is cs.VT100_MAP:
+                data = data.translate(DEC_GRAPHICS)
+        elif self.g0_charset is cs.VT100_MAP:
             data = data.translate(DEC_GRAPHICS)
         self._draw_translated(data)
 
     def _draw_translated(self, data: str) -> None:
-        if mo.IRM not in self.mode and (data.isascii() or self._all_narrow(data)):
-            self._draw_narrow(data)
+        if (data.isascii() or self._all_narrow(data)) and mo.IRM not in self.mode:
+            cursor = self.cursor
+            x = cursor.x
+            end = x + len(data)
+            if end <= self.columns:  # the common case: the run fits in the row
+                row = self.grid[cursor.y]
+                row[x:end] = map(self._cells().__getitem__, data)
+                if self.wide_seen:
+                    mend(row, x, self.columns)
+                    mend(row, end, self.columns)
+                cursor.x = end
+                self.dirty.add(cursor.y)
+            else:
+                self._draw_narrow(data)
         else:
             self._draw_each(data)
         self.last_char = data[-1]
@@ -95,10 +115,11 @@ class DrawMixin(pyte.Screen):
                 # Without autowrap every further character overwrites the last column.
                 chunk = chunk[:-1] + data[-1]
                 end = n
-            line = self.buffer[cursor.y]
-            line.update(zip(range(x, x + len(chunk)), map(cells.__getitem__, chunk), strict=True))
-            mend(line, x, columns)
-            mend(line, x + len(chunk), columns)
+            row = self.grid[cursor.y]
+            row[x : x + len(chunk)] = map(cells.__getitem__, chunk)
+            if self.wide_seen:
+                mend(row, x, columns)
+                mend(row, x + len(chunk), columns)
             cursor.x = x + len(chunk)
             self.dirty.add(cursor.y)
             pos = end
@@ -125,12 +146,13 @@ class DrawMixin(pyte.Screen):
                 self.insert_characters(width)
             cells = self._cells()
             x = cursor.x
-            line = self.buffer[cursor.y]
-            line[x] = cells[char]
+            row = self.grid[cursor.y]
+            row[x] = cells[char]
             if width == 2:
-                line[x + 1] = cells[""]
-            mend(line, x, columns)
-            mend(line, x + width, columns)
+                row[x + 1] = cells[""]
+                self.wide_seen = True
+            mend(row, x, columns)
+            mend(row, x + width, columns)
             cursor.x = x + width
             self.dirty.add(cursor.y)
 
@@ -140,7 +162,7 @@ class DrawMixin(pyte.Screen):
         if x == 0:
             return None  # after a carriage return nothing precedes (wrapping is deferred)
         px = min(x, self.columns) - 1
-        if self.buffer[y][px].data == "" and px > 0:
+        if self.grid[y][px].data == "" and px > 0:
             px -= 1
         return y, px
 
@@ -150,13 +172,13 @@ class DrawMixin(pyte.Screen):
         at = self._previous()
         if at is None:
             return False
-        line = self.buffer[at[0]]
-        last = line[at[1]]
+        row = self.grid[at[0]]
+        last = row[at[1]]
         flag = _REGIONAL.match(last.data) and _REGIONAL.match(char) and len(last.data) == 1
         if not (flag or (last.data.endswith(ZWJ) and is_wide(last.data))):
             return False
         if len(last.data) < MAX_CELL_TEXT:
-            line[at[1]] = last._replace(data=last.data + char)
+            row[at[1]] = last._replace(data=last.data + char)
             self.dirty.add(at[0])
         return True
 
@@ -167,12 +189,12 @@ class DrawMixin(pyte.Screen):
         if at is None:
             return
         y, px = at
-        line = self.buffer[y]
-        last = line[px]
+        row = self.grid[y]
+        last = row[px]
         if len(last.data) >= MAX_CELL_TEXT or (char == ZWJ and not is_wide(last.data)):
             return  # tmux keeps a joiner only after an emoji
         # Stored as received, not normalized, so text matches what tmux captures.
-        line[px] = last._replace(data=last.data + char)
+        row[px] = last._replace(data=last.data + char)
         self.dirty.add(y)
 
     def repeat_last(self, count: int = 1) -> None:

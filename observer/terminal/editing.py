@@ -14,14 +14,16 @@ import pyte
 from pyte import modes as mo
 from pyte.screens import Char, Margins
 
-from observer.terminal.cells import BLANK, Line, mend, new_line
+from observer.terminal.cells import BLANK, Grid, Line, blank_grid, mend
 
 
 class EditMixin(pyte.Screen):
     """Editing operations of :class:`~observer.terminal.screen.VTScreen`."""
 
+    grid: Grid
     alternate: bool
-    history: deque[tuple[int, Line]]
+    wide_seen: bool
+    history: deque[Line]
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -37,12 +39,11 @@ class EditMixin(pyte.Screen):
         bg = self.cursor.attrs.bg
         return BLANK if bg == "default" else BLANK._replace(bg=bg)
 
-    def _fill(self, line: Line, start: int, stop: int) -> None:
-        blank = self._blank()
-        for x in range(start, stop):
-            line[x] = blank
-        mend(line, start, self.columns)
-        mend(line, stop, self.columns)
+    def _fill(self, row: Line, start: int, stop: int) -> None:
+        row[start:stop] = [self._blank()] * (stop - start)
+        if self.wide_seen:
+            mend(row, start, self.columns)
+            mend(row, stop, self.columns)
 
     def _scroll_up(self, top: int, bottom: int, count: int, keep: bool = False) -> None:
         """Move rows ``top+count..bottom`` up to ``top``; blank rows enter at the bottom.
@@ -50,34 +51,21 @@ class EditMixin(pyte.Screen):
         With ``keep`` the rows leaving a region that starts at the top of the main screen
         go to the scrollback.
         """
-        buf = self.buffer
+        grid = self.grid
         count = min(count, bottom - top + 1)
         if keep and top == 0 and not self.alternate and self.history.maxlen:
-            for y in range(count):
-                self.history.append((self.columns, buf[y]))
-        if top == 0 and bottom == self.lines - 1:
-            moved = {y - count: line for y, line in buf.items() if y >= count}
-            buf.clear()
-            buf.update(moved)
-        else:
-            for y in range(top, bottom + 1):
-                src = y + count
-                if src <= bottom and src in buf:
-                    buf[y] = buf.pop(src)
-                else:
-                    buf.pop(y, None)
+            self.history.extend(grid[:count])
+        del grid[top : top + count]
+        at = bottom - count + 1
+        grid[at:at] = blank_grid(self.columns, count, self._blank())
         self.dirty.update(range(top, bottom + 1))
 
     def _scroll_down(self, top: int, bottom: int, count: int) -> None:
         """Move rows ``top..bottom-count`` down; blank rows enter at ``top``."""
-        buf = self.buffer
+        grid = self.grid
         count = min(count, bottom - top + 1)
-        for y in range(bottom, top - 1, -1):
-            src = y - count
-            if src >= top and src in buf:
-                buf[y] = buf.pop(src)
-            else:
-                buf.pop(y, None)
+        del grid[bottom - count + 1 : bottom + 1]
+        grid[top:top] = blank_grid(self.columns, count, self._blank())
         self.dirty.update(range(top, bottom + 1))
 
     # -- scrolling -------------------------------------------------------------------------
@@ -126,39 +114,38 @@ class EditMixin(pyte.Screen):
 
     def insert_characters(self, count: int | None = None) -> None:
         """ICH: shift the rest of the row right, blanks at the cursor."""
-        if self.cursor.x >= self.columns:
+        x, columns = self.cursor.x, self.columns
+        if x >= columns:
             return  # a pending wrap is past the last column, as in tmux
-        x, columns = self._x(), self.columns
         count = min(max(count or 1, 1), columns - x)
-        line = self.buffer[self.cursor.y]
-        moved = [line[i] for i in range(x, columns - count)]
-        for i, cell in enumerate(moved, x + count):
-            line[i] = cell
-        self._fill(line, x, x + count)
-        mend(line, columns, columns)
+        row = self.grid[self.cursor.y]
+        row[x:columns] = [self._blank()] * count + row[x : columns - count]
+        if self.wide_seen:
+            mend(row, x, columns)
+            mend(row, x + count, columns)
+            mend(row, columns, columns)
         self.dirty.add(self.cursor.y)
 
     def delete_characters(self, count: int | None = None) -> None:
         """DCH: shift the rest of the row left, blanks enter at the right margin."""
-        if self.cursor.x >= self.columns:
-            return  # a pending wrap is past the last column, as in tmux
-        x, columns = self._x(), self.columns
+        x, columns = self.cursor.x, self.columns
+        if x >= columns:
+            return
         count = min(max(count or 1, 1), columns - x)
-        line = self.buffer[self.cursor.y]
-        moved = [line[i] for i in range(x + count, columns)]
-        for i, cell in enumerate(moved, x):
-            line[i] = cell
-        self._fill(line, columns - count, columns)
-        mend(line, x, columns)
+        row = self.grid[self.cursor.y]
+        row[x:columns] = row[x + count : columns] + [self._blank()] * count
+        if self.wide_seen:
+            mend(row, x, columns)
+            mend(row, columns - count, columns)
         self.dirty.add(self.cursor.y)
 
     def erase_characters(self, count: int | None = None) -> None:
         """ECH: blank ``count`` cells from the cursor on."""
-        if self.cursor.x >= self.columns:
-            return  # a pending wrap is past the last column, as in tmux
-        x = self._x()
+        x = self.cursor.x
+        if x >= self.columns:
+            return
         count = min(max(count or 1, 1), self.columns - x)
-        self._fill(self.buffer[self.cursor.y], x, x + count)
+        self._fill(self.grid[self.cursor.y], x, x + count)
         self.dirty.add(self.cursor.y)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
@@ -167,7 +154,9 @@ class EditMixin(pyte.Screen):
         x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
         spans = {0: (x, self.columns), 1: (0, min(x + 1, self.columns)), 2: (0, self.columns)}
         if how in spans:
-            self._fill(self.buffer[self.cursor.y], *spans[how])
+            start, stop = spans[how]
+            if start < stop:
+                self._fill(self.grid[self.cursor.y], start, stop)
             self.dirty.add(self.cursor.y)
 
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
@@ -181,11 +170,7 @@ class EditMixin(pyte.Screen):
             return
         blank = self._blank()
         for row in rows:
-            if blank is BLANK:
-                self.buffer.pop(row, None)
-            else:
-                line = self.buffer[row] = new_line()
-                line.update(dict.fromkeys(range(self.columns), blank))
+            self.grid[row] = [blank] * self.columns
         self.dirty.update(rows)
         if how in (0, 1):
             self.erase_in_line(how)
@@ -250,9 +235,7 @@ class EditMixin(pyte.Screen):
 
     def alignment_display(self) -> None:
         """DECALN: fill the screen with ``E``, reset the margins, home the cursor."""
-        for y in range(self.lines):
-            line = self.buffer[y] = new_line()
-            line.update(dict.fromkeys(range(self.columns), BLANK._replace(data="E")))
+        self.grid[:] = blank_grid(self.columns, self.lines, BLANK._replace(data="E"))
         self.margins = None
         self.cursor_position()
         self.dirty.update(range(self.lines))

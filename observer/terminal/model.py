@@ -8,7 +8,7 @@ from typing import overload
 from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
-from observer.terminal.cells import Cell, Line, row_cells
+from observer.terminal.cells import Cell
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
 from observer.terminal.snapshot import TerminalSnapshot
 from observer.terminal.stream import VTStream
@@ -25,7 +25,8 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
 class History(Sequence[Sequence[Cell]]):
     """The scrollback, oldest row first, read while output continues.
 
-    Each row has the width the screen had when the row scrolled off.
+    Each row has the width the screen had when the row scrolled off; rows are tuples
+    because the scrollback never changes them.
     """
 
     def __init__(self, screen: VTScreen) -> None:
@@ -41,8 +42,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        width, line = self._rows[index]
-        return row_cells(line, width)
+        return tuple(self._rows[index])
 
 
 class TerminalModel:
@@ -175,8 +175,7 @@ class TerminalModel:
         cell whose ``data`` is ``""``."""
         if not 0 <= y < self._screen.lines:
             raise IndexError(f"row {y} is outside the screen (0..{self._screen.lines - 1})")
-        line: Line = self._screen.buffer[y]
-        return row_cells(line, self._screen.columns)
+        return list(self._screen.grid[y])
 
     def text(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed (like ``tmux capture-pane -p``)."""

@@ -11,17 +11,8 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import (
-    BLANK,
-    Buffer,
-    CellCache,
-    Line,
-    copy_line,
-    mend,
-    new_buffer,
-    new_line,
-)
-from observer.terminal.draw import _ASCII_PRINTABLE, DrawMixin
+from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit
+from observer.terminal.draw import ASCII_PRINTABLE, DrawMixin
 from observer.terminal.editing import EditMixin
 from observer.terminal.sanitize import sanitize_title
 
@@ -44,31 +35,39 @@ class VTScreen(EditMixin, DrawMixin):
     default_char = BLANK  # pyte recomputes this property on every call; it never changes here
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
-        self.history: deque[tuple[int, Line]] = deque(maxlen=max(scrollback, 0))
+        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
-        self._other: Buffer = new_buffer()
+        self.grid: Grid = blank_grid(columns, lines)
+        self._other: Grid = blank_grid(columns, lines)  # the screen not shown
         self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
         self.replies: list[str] = []
         self.bells = 0
         self.last_char = ""
+        self.wide_seen = False
         self._caches: dict[Char, CellCache] = {}
-        self._narrow: set[str] = set(_ASCII_PRINTABLE)
+        self._pen: Char | None = None
+        self._pen_cells = CellCache(BLANK)
+        self._narrow: set[str] = set(ASCII_PRINTABLE)
         super().__init__(columns, lines)
-        self.buffer = new_buffer()
 
     def reset(self) -> None:
         """RIS: back to the power-on state (the scrollback is kept)."""
         super().reset()
-        self.buffer = new_buffer()
-        self._other = new_buffer()
+        self.grid = blank_grid(self.columns, self.lines)
+        self._other = blank_grid(self.columns, self.lines)
         self.alternate = False
         self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
+
+    @property
+    def display(self) -> list[str]:
+        """The rows as text (pyte's property, over our grid)."""
+        return ["".join(cell.data for cell in row) for row in self.grid]
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -77,12 +76,9 @@ class VTScreen(EditMixin, DrawMixin):
         lines, columns = lines or self.lines, columns or self.columns
         if (lines, columns) == (self.lines, self.columns):
             return
-        if columns < self.columns:
-            for buf in (self.buffer, self._other):
-                for line in buf.values():
-                    for x in [x for x in line if x >= columns]:
-                        del line[x]
-                    mend(line, columns, columns)
+        for grid in (self.grid, self._other):
+            for row in grid:
+                fit(row, columns)
         old, self.columns = self.columns, columns
         if lines < self.lines:
             self._shrink(lines)
@@ -94,40 +90,33 @@ class VTScreen(EditMixin, DrawMixin):
         )
         self.margins = None
         self.cursor.x = min(self.cursor.x, columns - 1)
-        self.cursor.y = min(self.cursor.y, lines - 1)
+        self.cursor.y = min(max(self.cursor.y, 0), lines - 1)
         self.dirty.update(range(lines))
 
     def _shrink(self, lines: int) -> None:
+        """tmux: drop rows below the cursor first, then move rows off the top (into the
+        scrollback on the main screen)."""
         needed = self.lines - lines
-        below = max(self.lines - 1 - self.cursor.y, 0)
-        for y in range(self.lines - min(below, needed), self.lines):
-            self.buffer.pop(y, None)
-        needed -= min(below, needed)
+        dropped = min(max(self.lines - 1 - self.cursor.y, 0), needed)
+        del self.grid[self.lines - dropped :]
+        needed -= dropped
         if needed:
-            for y in range(needed):
-                line = self.buffer.pop(y, None)
-                if not self.alternate and self.history.maxlen:
-                    self.history.append((self.columns, new_line() if line is None else line))
-            moved = {y - needed: row for y, row in self.buffer.items() if y >= needed}
-            self.buffer.clear()
-            self.buffer.update(moved)
+            if not self.alternate:
+                self.history.extend(self.grid[:needed])
+            del self.grid[:needed]
             self.cursor.y -= needed
-        for y in [y for y in self._other if y >= lines]:
-            del self._other[y]
+        del self._other[lines:]
 
     def _grow(self, lines: int) -> None:
-        if self.alternate or not self.history:
-            return
-        pulled = min(lines - self.lines, len(self.history))
-        moved = {y + pulled: row for y, row in self.buffer.items()}
-        self.buffer.clear()
-        self.buffer.update(moved)
-        for y in range(pulled - 1, -1, -1):
-            line = self.buffer[y] = copy_line(self.history.pop()[1])  # snapshots share it
-            for x in [x for x in line if x >= self.columns]:
-                del line[x]
-            mend(line, self.columns, self.columns)
-        self.cursor.y += pulled
+        """tmux: pull rows back from the scrollback on the main screen, then add blanks."""
+        pulled = 0
+        if not self.alternate:
+            pulled = min(lines - self.lines, len(self.history))
+            back = [fit(list(self.history.pop()), self.columns) for _ in range(pulled)]
+            self.grid[:0] = back[::-1]  # copies: snapshots share scrollback rows
+            self.cursor.y += pulled
+        self.grid.extend(blank_grid(self.columns, lines - self.lines - pulled))
+        self._other.extend(blank_grid(self.columns, lines - len(self._other)))
 
     # -- modes -----------------------------------------------------------------------------
 
@@ -175,12 +164,12 @@ class VTScreen(EditMixin, DrawMixin):
             return
         if on and mode == 1049:
             self.save_cursor("1049")
-        self.buffer, self._other = self._other, self.buffer
+        self.grid, self._other = self._other, self.grid
         self.alternate = on
         if on:
-            self.buffer.clear()
+            self.grid = blank_grid(self.columns, self.lines)
         else:
-            self._other.clear()
+            self._other = blank_grid(self.columns, self.lines)
             if mode == 1049:
                 self.restore_cursor("1049")
         self.dirty.update(range(self.lines))
@@ -272,6 +261,11 @@ class VTScreen(EditMixin, DrawMixin):
             and not 0 <= self.margins.top < self.margins.bottom < self.lines
         ):
             self.margins = None
+        for grid in (self.grid, self._other):
+            del grid[self.lines :]
+            grid.extend(blank_grid(self.columns, self.lines - len(grid)))
+            for row in grid:
+                fit(row, self.columns)
         self.dirty.update(range(self.lines))
 
     def next_line(self) -> None:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from pyte.screens import Char, Margins, Savepoint
 
-from observer.terminal.cells import Buffer, Line, copy_line, new_buffer
+from observer.terminal.cells import Grid, Line
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
-Rows = tuple[tuple[int, Line], ...]
+Rows = tuple[tuple[Char, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,10 +20,10 @@ class TerminalSnapshot:
 
     columns: int
     lines: int
-    buffer: Rows
+    grid: Rows
     other: Rows
     alternate: bool
-    history: Rows
+    history: tuple[Line, ...]
     cursor: tuple[int, int, Char, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
@@ -39,14 +39,12 @@ class TerminalSnapshot:
     parser: tuple[str, str | None, tuple[str, ...], int, bool, tuple[bytes, int]]
 
 
-def _rows(buffer: Buffer) -> Rows:
-    return tuple((y, copy_line(line)) for y, line in buffer.items())
+def _rows(grid: Grid) -> Rows:
+    return tuple(map(tuple, grid))
 
 
-def _buffer(rows: Rows) -> Buffer:
-    buffer = new_buffer()
-    buffer.update((y, copy_line(line)) for y, line in rows)
-    return buffer
+def _grid(rows: Rows) -> Grid:
+    return list(map(list, rows))
 
 
 def _savepoint(saved: Savepoint) -> Savepoint:
@@ -59,7 +57,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
     return TerminalSnapshot(
         columns=screen.columns,
         lines=screen.lines,
-        buffer=_rows(screen.buffer),
+        grid=_rows(screen.grid),
         other=_rows(screen._other),
         alternate=screen.alternate,
         history=tuple(screen.history),  # rows in the scrollback are never modified
@@ -89,7 +87,8 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
 def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     """Make ``screen`` and ``stream`` equal to the snapshot (which stays reusable)."""
     screen.columns, screen.lines = snap.columns, snap.lines
-    screen.buffer, screen._other = _buffer(snap.buffer), _buffer(snap.other)
+    screen.grid, screen._other = _grid(snap.grid), _grid(snap.other)
+    screen.wide_seen = True  # conservative: the snapshot may hold wide characters
     screen.alternate = snap.alternate
     screen.history.clear()
     screen.history.extend(snap.history)

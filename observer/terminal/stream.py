@@ -15,8 +15,10 @@ import re
 from collections.abc import Callable
 
 import pyte
+from pyte.screens import Char
 
 from observer.terminal import csi
+from observer.terminal.cells import BLANK
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import apply_sgr
 
@@ -146,7 +148,7 @@ class VTStream(pyte.Stream):
             return _noop
         screen = self.screen
         if final == "m" and not prefix:
-            return lambda: screen.sgr(apply_sgr(screen.cursor.attrs, groups))
+            return self._sgr(groups)
         if any(len(group) > 1 for group in groups):
             return _noop  # sub-parameters mean nothing outside SGR
         handler = csi.TABLES.get(prefix, {}).get(final)
@@ -154,6 +156,29 @@ class VTStream(pyte.Stream):
             return _noop
         args = tuple(group[0] or 0 for group in groups)
         return lambda: handler(screen, args)
+
+    def _sgr(self, groups: tuple[tuple[int | None, ...], ...]) -> Callable[[], None]:
+        """An SGR action; the resulting pen is computed once per starting pen."""
+        screen = self.screen
+        if not groups or groups[0] in ((None,), (0,)):
+            pen = apply_sgr(BLANK, groups)  # starts with a reset: the old pen does not matter
+
+            def absolute() -> None:
+                screen.cursor.attrs = pen
+
+            return absolute
+        memo: dict[Char, Char] = {}
+
+        def relative() -> None:
+            old = screen.cursor.attrs
+            new = memo.get(old)
+            if new is None:
+                if len(memo) > 64:
+                    memo.clear()
+                new = memo[old] = apply_sgr(old, groups)
+            screen.cursor.attrs = new
+
+        return relative
 
     def _unmatched(self, text: str, pos: int) -> int:
         """Handle what the token pattern does not: ESC sequences, malformed or partial

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Final
 from urllib.parse import urlsplit
 
 from observer.asciicast import (
@@ -39,6 +39,23 @@ from observer.asciicast.redact import Redactor
 from observer.errors import InvalidState, ObserverError, UsageError
 
 Clock = Callable[[], float]
+
+
+class Mark:
+    """Marker labels the observer writes itself (a user's own mark carries the user's text).
+
+    Players list markers by label, so these read as plain words.
+    """
+
+    CONNECTED: Final = "connected"
+    RECONNECTED: Final = "reconnected"
+    GAP: Final = "gap"
+    """After a reconnect the server sent a snapshot instead of the missed bytes."""
+    TAKEOVER_STARTED: Final = "takeover started"
+    TAKEOVER_ENDED: Final = "takeover ended"
+    WAITING: Final = "agent waiting"
+    """The agent seems to wait for a human (a prompt, no output for a while)."""
+    EXITED: Final = "exited"
 
 
 def endpoint_host(endpoint: str) -> str:

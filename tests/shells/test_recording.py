@@ -262,3 +262,14 @@ def test_redaction_masks_secrets_in_output_and_input_and_counts_them(tmp_path: P
     assert "".join(before_marker) == "curl -H 'Authorization: Bearer " + "*" * len(token) + "'\r\n"
     assert [e.data for e in events if e.code == "i"] == ["*" * len(token)]
     assert "".join(e.data for e in events[codes.index("m") :] if e.code == "o") == "key " + "*" * 40
+
+
+def test_the_observers_own_marker_labels_are_plain_words(tmp_path: Path) -> None:
+    from observer.recording import Mark
+
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24) as rec:
+        for label in (Mark.CONNECTED, Mark.GAP, Mark.TAKEOVER_STARTED, Mark.TAKEOVER_ENDED):
+            rec.marker(label)
+    _, events = read_back(path)
+    assert [e.data for e in events] == ["connected", "gap", "takeover started", "takeover ended"]

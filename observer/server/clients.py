@@ -25,7 +25,6 @@ class Socket(Protocol):
     """The part of a websockets connection the writer uses."""
 
     async def send(self, message: Message) -> None: ...
-    async def close(self, code: int = 1000, reason: str = "") -> None: ...
 
 
 class Client:

@@ -71,21 +71,14 @@ class PtyProcess:
         with contextlib.suppress(OSError):
             set_window_size(self.fd, cols, rows)
 
-    def write(self, data: bytes) -> None:
-        """Write input to the PTY; what does not fit now is dropped rather than blocking the loop."""
-        view = memoryview(data)
-        deadline = time.monotonic() + 0.05
-        while view:
-            try:
-                written = os.write(self.fd, view)
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.001)
-                continue
-            except OSError:
-                return
-            view = view[written:]
+    def write(self, data: bytes | memoryview) -> int:
+        """Write what the PTY takes now without blocking; return how many bytes it took."""
+        try:
+            return os.write(self.fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError:  # the child side is gone: nobody will read it
+            return len(data)
 
     def poll(self) -> int | None:
         """The exit status if the child has ended (negative: killed by that signal), else None."""

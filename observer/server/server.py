@@ -45,6 +45,7 @@ from observer.tokens import Authenticator
 log = logging.getLogger("observer.server")
 
 MiB = 1024 * 1024
+INPUT_FULL_MESSAGE = "input dropped: the program has not read the earlier input yet"
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (input, control): bigger ones are closed with 1009."""
 
@@ -199,11 +200,15 @@ class Server:
         log.info("client %d joined %r as %s", connection.id, session.identifier, admission.role)
         writer = asyncio.create_task(client.run_writer())
         try:
-            if await self._apply(session, client, opening):
+            ending = self._apply(session, client, opening)
+            if ending is None:
                 async for message in websocket:
                     received = connection.receive(message, exited=session.exited)
-                    if not await self._apply(session, client, received):
+                    ending = self._apply(session, client, received)
+                    if ending is not None:
                         break
+            if ending is not None:
+                await _close(websocket, ending)
         except ConnectionClosed:
             pass
         finally:
@@ -211,17 +216,20 @@ class Server:
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
                 await writer
             session.leave(client)
-            await self._apply(session, client, connection.close())
+            self._apply(session, client, connection.close())
             log.info("client %d left %r", connection.id, session.identifier)
 
-    async def _apply(
+    def _apply(
         self, session: TerminalSession, client: Client, decisions: list[Decision]
-    ) -> bool:
-        """Carry out decisions; return False when the connection must end."""
+    ) -> Disconnect | None:
+        """Carry out decisions; return the :class:`Disconnect` that ends the connection, if any."""
         for decision in decisions:
             match decision:
                 case WriteToPty(data):
-                    session.write_input(data)
+                    if not session.write_input(data):
+                        client.push(
+                            frames.encode(frames.Error(frames.INPUT_FULL, INPUT_FULL_MESSAGE))
+                        )
                 case ResizePty(cols, rows):
                     session.resize(cols, rows)
                 case Reply(frame):
@@ -230,10 +238,22 @@ class Server:
                     session.broadcast_control()
                 case SendSnapshot():
                     session.resync(client)
-                case Disconnect(code, reason):
-                    await client.socket.close(code, reason)
-                    return False
-        return True
+                case Disconnect():
+                    return decision
+        return None
+
+
+async def _close(websocket: WebSocket, ending: Disconnect) -> None:
+    """Close with ``ending.code``, reading (and dropping) what the client still sends meanwhile.
+
+    Reading is what lets the client's close frame in: with unread messages queued, websockets
+    pauses the socket, and the closing handshake would wait for its timeout.
+    """
+    closing = asyncio.create_task(websocket.close(ending.code, ending.reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in websocket:
+            pass
+    await closing
 
 
 def _select_subprotocol(

@@ -31,6 +31,7 @@ FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 MODEL_BACKLOG = 1024 * 1024
 FLOOD_PAUSE = 0.02
+INPUT_LIMIT = 256 * 1024
 
 
 class ScreenModel(Protocol):
@@ -75,6 +76,8 @@ class TerminalSession:
         self._pending: deque[bytes] = deque()
         self._pending_bytes = 0
         self._last_skip = -1.0
+        self._input = bytearray()
+        self._writing = False
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
@@ -114,6 +117,9 @@ class TerminalSession:
         if self._reading:
             self._reading = False
             self._loop.remove_reader(self.pty.fd)
+        if self._writing:
+            self._writing = False
+            self._loop.remove_writer(self.pty.fd)
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
@@ -149,8 +155,8 @@ class TerminalSession:
                 self.model_offset += len(piece)
                 # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
                 replies = self.model.take_replies()
-                if replies and not self.exited:
-                    self.pty.write(replies)
+                if replies:
+                    self.write_input(replies)
             if self._pending:
                 await asyncio.sleep(0)
             else:
@@ -237,10 +243,30 @@ class TerminalSession:
 
     # --- control ------------------------------------------------------------------------------
 
-    def write_input(self, data: bytes) -> None:
-        """Write the holder's input to the PTY."""
-        if not self.exited:
-            self.pty.write(data)
+    def write_input(self, data: bytes) -> bool:
+        """Queue input for the PTY; False if the program has not read enough of the earlier input.
+
+        Writing never blocks the loop: what the PTY does not take now waits for the PTY to be
+        writable again, up to ``INPUT_LIMIT`` bytes.
+        """
+        if self.exited:
+            return True
+        if len(self._input) + len(data) > INPUT_LIMIT:
+            return False
+        self._input += data
+        self._flush_input()
+        return True
+
+    def _flush_input(self) -> None:
+        if self._input:
+            taken = self.pty.write(self._input)
+            del self._input[:taken]
+        if self._input and not self._writing:
+            self._writing = True
+            self._loop.add_writer(self.pty.fd, self._flush_input)
+        elif not self._input and self._writing:
+            self._writing = False
+            self._loop.remove_writer(self.pty.fd)
 
     def resize(self, cols: int, rows: int) -> None:
         """Resize the PTY and the model, and tell every client.

@@ -71,7 +71,7 @@ class PtyProcess:
         with contextlib.suppress(OSError):
             set_window_size(self.fd, cols, rows)
 
-    def write(self, data: bytes | memoryview) -> int:
+    def write(self, data: bytes | bytearray | memoryview) -> int:
         """Write what the PTY takes now without blocking; return how many bytes it took."""
         try:
             return os.write(self.fd, data)

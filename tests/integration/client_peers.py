@@ -172,6 +172,8 @@ async def pty_bridge(
         subprotocols=subprotocols,
         compression=None,
         process_request=check_basic,
+        open_timeout=2,
+        close_timeout=1,
     ) as server:  # type: ignore[arg-type]
         bridge.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         try:

@@ -264,3 +264,35 @@ async def test_expired_or_foreign_jwts_are_refused_before_connecting() -> None:
         == f"the token for {url} is for other-pool, not pool — run `observer auth login {url}` with a token for pool"
     )
     assert refuser.requests == 0
+
+
+def test_backoff_is_jittered_exponential_and_capped() -> None:
+    from observer.transport import Backoff
+
+    values = iter([0.0, 1.0, 0.5, 0.0, 1.0, 1.0])
+    backoff = Backoff(0.5, 10.0, rand=lambda: next(values))
+    delays = [backoff.next_delay() for _ in range(6)]
+    # ceilings 0.5, 1, 2, 4, 8, 10 (capped); each delay lies in [ceiling/2, ceiling]
+    assert delays == [0.25, 1.0, 1.5, 2.0, 8.0, 10.0]
+    backoff.reset()
+    backoff._rand = lambda: 1.0
+    assert backoff.next_delay() == 0.5
+
+
+def test_the_redacting_logger_blanks_tokens_headers_and_ttyd_inits(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import logging
+
+    from observer.transport import RedactingLogger
+
+    caplog.set_level(logging.DEBUG, logger="observer.test")
+    logger = RedactingLogger(logging.getLogger("observer.test"), [CANARY])
+    logger.debug("> %s: %s", "Authorization", "Basic ZZZ")
+    logger.debug('> TEXT \'{"AuthToken":"dXNlcjpw...\' [40 bytes]')
+    logger.debug("token is %s here", CANARY)
+    assert [r.getMessage() for r in caplog.records] == [
+        "> Authorization: <redacted>",
+        "> TEXT '{\"AuthToken <redacted>",
+        "token is <redacted> here",
+    ]

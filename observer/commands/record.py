@@ -115,6 +115,8 @@ async def _record(args: argparse.Namespace) -> int:
         async with asyncio.timeout(args.duration):
             async for event in connection.events():
                 sink.handle(event)
+                if sink.exited:
+                    break  # the agent's program ended: the recording is complete
     except TimeoutError:
         pass  # --duration reached
     except ConnectionFailed as failure:
@@ -144,6 +146,7 @@ class RecordingSink:
         self.recorder: Recorder | None = None
         self.elapsed = 0.0
         self.size = (0, 0)
+        self.exited = False
         self._connections = 0
 
     def _open(self, cols: int, rows: int, title: str) -> Recorder:
@@ -194,6 +197,7 @@ class RecordingSink:
             case ev.Resized(cols=cols, rows=rows) if recorder is not None:
                 self._resize(recorder, cols, rows)
             case ev.Exited(status=status) if recorder is not None:
+                self.exited = True
                 if status is None:
                     recorder.marker("exit")
                 else:

@@ -7,7 +7,9 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from observer.asciicast import CastReader
+    from collections.abc import Iterable
+
+    from observer.asciicast import CastReader, Event
     from observer.terminal import TerminalModel
 
 NAME = "render"
@@ -47,6 +49,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--lenient", action="store_true", help="skip damaged lines of a recording, and count them"
+    )
+    parser.add_argument(
+        "--idle-limit",
+        metavar="SECONDS",
+        type=float,
+        help="measure --at with pauses capped to SECONDS, as a player with that limit shows it",
     )
     parser.add_argument(
         "--raw", action="store_true", help="read FILE as raw terminal bytes, never as asciicast"
@@ -90,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError(f"--size: {error} — e.g. --size 80x24") from None
     moment = parse_moment(args.at) if args.at is not None else None
+    if args.idle_limit is not None and not 0 < args.idle_limit < float("inf"):
+        raise UsageError(
+            f"--idle-limit {args.idle_limit} is not a positive number of seconds — e.g. 2"
+        )
     if not args.raw and _looks_like_asciicast(args.file):
         model, title, theme = _play_cast(args, size, moment)
     else:
@@ -127,26 +139,34 @@ def _looks_like_asciicast(path: str) -> bool:
 def _play_cast(
     args: argparse.Namespace, size: tuple[int, int] | None, moment: float | None
 ) -> tuple[TerminalModel, str | None, dict[str, str] | None]:
+    from observer.asciicast import cap_idle
     from observer.recording import open_cast
 
     with open_cast(args.file, lenient=args.lenient) as reader:
         cols, rows = size or (reader.header.cols, reader.header.rows)
         model = _new_model(cols, rows)
-        _feed_events(reader, model, moment, args.at_marker)
+        events: Iterable[Event] = reader
+        if args.idle_limit is not None:
+            events = cap_idle(reader, args.idle_limit)
+        _feed_events(reader.path, events, model, moment, args.at_marker)
         _warn_about_damage(reader)
         theme = dict(reader.header.theme) if reader.header.theme else None
         return model, reader.header.title, theme
 
 
 def _feed_events(
-    reader: CastReader, model: TerminalModel, moment: float | None, marker: str | None
+    path: str | None,
+    events: Iterable[Event],
+    model: TerminalModel,
+    moment: float | None,
+    marker: str | None,
 ) -> None:
     """Apply output and resize events up to ``moment`` or the first marker labelled ``marker``."""
     from observer.asciicast import MARKER, OUTPUT, RESIZE, parse_size
     from observer.errors import UsageError
 
     labels: list[str] = []
-    for event in reader:
+    for event in events:
         if moment is not None and event.time > moment:
             return
         if event.code == OUTPUT:
@@ -159,11 +179,11 @@ def _feed_events(
             if event.data not in labels:
                 labels.append(event.data)
     if marker is not None and not labels:
-        raise UsageError(f"{reader.path} has no markers — render a moment with --at SECONDS")
+        raise UsageError(f"{path} has no markers — render a moment with --at SECONDS")
     if marker is not None:
         known = ", ".join(repr(label) for label in labels[:20])
         more = f" and {len(labels) - 20} more" if len(labels) > 20 else ""
-        raise UsageError(f"{reader.path} has no marker {marker!r} — its markers are {known}{more}")
+        raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
 
 
 def _warn_about_damage(reader: CastReader) -> None:

@@ -338,3 +338,35 @@ def test_raw_forces_raw_bytes_even_when_they_start_like_json(
         screen(['{"not": "a header"}', "plain"], 2),
         "",
     )
+
+
+def test_idle_limit_measures_at_on_the_capped_timeline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cast = write_v2(tmp_path / "c.cast", [[1.0, "o", "one\r\n"], [100.0, "o", "two\r\n"]])
+    assert render(capsys, str(cast), "--at", "3")[1] == screen(["one"], 4)
+    assert render(capsys, str(cast), "--at", "3", "--idle-limit", "2") == (
+        0,
+        screen(["one", "two"], 4),
+        "",
+    )
+    status, _, err = render(capsys, str(cast), "--idle-limit", "0")
+    assert status == 1 and "--idle-limit 0.0 is not a positive number" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("12.5", 12.5), ("1:30", 90.0), ("1:02:03.5", 3723.5), ("0", 0.0)]
+)
+def test_moments_are_seconds_or_clock_times(text: str, seconds: float) -> None:
+    from observer.commands.render import parse_moment
+
+    assert parse_moment(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "abc", "-1", "1:-5", "nan", "inf", "1::2"])
+def test_nonsense_moments_are_refused(text: str) -> None:
+    from observer.commands.render import parse_moment
+    from observer.errors import UsageError
+
+    with pytest.raises(UsageError, match="is not a moment"):
+        parse_moment(text)

@@ -165,7 +165,8 @@ def _feed_events(
     from observer.asciicast import MARKER, OUTPUT, RESIZE, parse_size
     from observer.errors import UsageError
 
-    labels: list[str] = []
+    labels: list[str] = []  # the first few distinct labels, for the error message
+    others: set[str] = set()
     for event in events:
         if moment is not None and event.time > moment:
             return
@@ -176,13 +177,17 @@ def _feed_events(
         elif event.code == MARKER and marker is not None:
             if event.data == marker:
                 return
-            if event.data not in labels:
+            if event.data in labels or len(others) >= 100_000:
+                continue
+            if len(labels) < 20:
                 labels.append(event.data)
+            else:
+                others.add(event.data)
     if marker is not None and not labels:
         raise UsageError(f"{path} has no markers — render a moment with --at SECONDS")
     if marker is not None:
-        known = ", ".join(repr(label) for label in labels[:20])
-        more = f" and {len(labels) - 20} more" if len(labels) > 20 else ""
+        known = ", ".join(repr(label) for label in labels)  # repr: labels are untrusted text
+        more = f" and {len(others)} more" if others else ""
         raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
 
 

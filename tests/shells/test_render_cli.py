@@ -370,3 +370,15 @@ def test_nonsense_moments_are_refused(text: str) -> None:
 
     with pytest.raises(UsageError, match="is not a moment"):
         parse_moment(text)
+
+
+def test_the_marker_list_in_an_error_is_short_and_escapes_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events = [[0.0, "m", "\x1b[2Jevil"]] + [[i * 0.1, "m", f"m{i}"] for i in range(30)]
+    cast = write_v2(tmp_path / "c.cast", events)
+    status, _, err = render(capsys, str(cast), "--at-marker", "nope")
+    assert status == 1
+    assert "its markers are '\\x1b[2Jevil', 'm0', 'm1'," in err
+    assert "'m18' and 11 more\n" in err
+    assert "\x1b" not in err

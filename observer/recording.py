@@ -40,6 +40,9 @@ from observer.errors import InvalidState, ObserverError, UsageError
 
 Clock = Callable[[], float]
 
+HOLD_LIMIT: Final = 0.1
+"""Seconds text may be held back for redaction before :meth:`Recorder.tick` writes it anyway."""
+
 
 class Mark:
     """Marker labels the observer writes itself (a user's own mark carries the user's text).
@@ -129,6 +132,7 @@ class Recorder:
         }
         self.events = 0
         secrets = list(secrets)
+        self._held_since: float | None = None
         self._redactors = (
             {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
         )
@@ -234,13 +238,30 @@ class Recorder:
     ) -> None:
         self.close()
 
+    def tick(self) -> None:
+        """Write text held back for redaction for more than ``HOLD_LIMIT`` seconds.
+
+        With redaction on, call this from the event loop about every 100 ms, so a quiet program
+        does not keep its last word out of the file. Without redaction it does nothing.
+        """
+        if self._held_since is not None and self.elapsed() - self._held_since >= HOLD_LIMIT:
+            self._release_held()
+
     def _text(self, code: str, data: bytes | str) -> str:
         text = data if isinstance(data, str) else self._decoders[code].decode(data)
         redactor = self._redactors.get(code)
-        return redactor.feed(text) if redactor is not None else text
+        if redactor is None:
+            return text
+        text = redactor.feed(text)
+        if not redactor.holding:
+            self._held_since = None
+        elif self._held_since is None:
+            self._held_since = self.elapsed()
+        return text
 
     def _release_held(self) -> None:
         """Write text a redactor held back, so it lands before the event that follows."""
+        self._held_since = None
         for code, redactor in self._redactors.items():
             if redactor.holding:
                 self._record(code, redactor.flush())

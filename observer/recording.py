@@ -26,13 +26,14 @@ from observer.asciicast import (
     EXIT,
     INPUT,
     MARKER,
+    MAX_SIZE,
+    MIN_SIZE,
     OUTPUT,
     RESIZE,
     CastFormat,
     CastReader,
     CastWriter,
     Header,
-    check_size,
     format_size,
 )
 from observer.asciicast.redact import Redactor
@@ -78,6 +79,11 @@ def endpoint_host(endpoint: str) -> str:
     return f"{host}:{port}" if port is not None else host
 
 
+def _clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """Keep a peer's absurd size from making an unreadable file (readers refuse it)."""
+    return (min(max(cols, MIN_SIZE), MAX_SIZE), min(max(rows, MIN_SIZE), MAX_SIZE))
+
+
 class Recorder:
     """Record a live session as asciicast (v3 by default), safe against being killed.
 
@@ -121,7 +127,7 @@ class Recorder:
         secrets: Iterable[str] = (),
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
-        check_size(cols, rows)
+        cols, rows = _clamp_size(cols, rows)
         self.path = Path(path)
         self._clock = clock
         self._fsync = fsync
@@ -151,7 +157,11 @@ class Recorder:
             term_type="xterm-256color",
             extra=extra,
         )
-        self._writer = CastWriter(self._file, header, format=format)
+        try:
+            self._writer = CastWriter(self._file, header, format=format)
+        except OSError as error:
+            self._file.close()
+            raise self._write_failed(error) from None
 
     def _open(self, overwrite: bool) -> IO[str]:
         mode = "w" if overwrite else "x"
@@ -191,10 +201,9 @@ class Recorder:
         return sum(r.count for r in self._redactors.values())
 
     def resize(self, cols: int, rows: int) -> None:
-        """Record a terminal resize."""
-        check_size(cols, rows)
+        """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
         self._release_held()
-        self._record(RESIZE, format_size(cols, rows))
+        self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
 
     def marker(self, label: str = "") -> None:
         """Record a marker and make the file durable up to it (flush + fsync)."""

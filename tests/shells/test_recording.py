@@ -296,3 +296,12 @@ def test_tick_does_nothing_without_redaction(tmp_path: Path) -> None:
         rec.output(b"word")
         rec.tick()
         assert rec.events == 1
+
+
+def test_an_absurd_size_from_a_peer_is_clamped_so_the_file_stays_readable(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=0, rows=99_999) as rec:
+        rec.resize(-5, 20_000)
+    reader, events = read_back(path)
+    assert (reader.header.cols, reader.header.rows) == (1, 10_000)
+    assert events == [Event(events[0].time, "r", "1x10000")]

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,15 +34,19 @@ examples:
   observer render session.cast --format svg > s.svg   an image of the last screen
   observer render pty-output.bin --size 120x40        raw terminal bytes
   observer render dump.bin --raw --size 80x24         raw bytes that happen to start with {
+  curl -s https://host/s.cast | observer render -     a recording from stdin
 """
 
 FORMATS = ("text", "ansi", "svg")
+STDIN = "-"
 RAW_CHUNK = 64 * 1024
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the command's arguments."""
-    parser.add_argument("file", metavar="FILE", help="asciicast recording or raw terminal bytes")
+    parser.add_argument(
+        "file", metavar="FILE", help="asciicast recording or raw terminal bytes; - reads stdin"
+    )
     when = parser.add_mutually_exclusive_group()
     when.add_argument("--at", metavar="SECONDS", help="moment to render: seconds, M:SS or H:MM:SS")
     when.add_argument("--at-marker", metavar="LABEL", help="render at the first marker LABEL")
@@ -124,6 +131,11 @@ def _looks_like_asciicast(path: str) -> bool:
     """An asciicast file starts with ``{`` (a JSON header); raw terminal output practically never."""
     from observer.errors import UsageError
 
+    if path == STDIN:
+        # peek() looks at the first bytes without consuming them, so the reader still gets them.
+        peek = getattr(sys.stdin.buffer, "peek", None)
+        start = bytes(peek(4096)[:4096]) if peek is not None else b"{"
+        return start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
     try:
         with open(path, "rb") as stream:
             start = stream.read(4096)
@@ -140,9 +152,8 @@ def _play_cast(
     args: argparse.Namespace, size: tuple[int, int] | None, moment: float | None
 ) -> tuple[TerminalModel, str | None, dict[str, str] | None]:
     from observer.asciicast import cap_idle
-    from observer.recording import open_cast
 
-    with open_cast(args.file, lenient=args.lenient) as reader:
+    with _open_recording(args.file, args.lenient) as reader:
         cols, rows = size or (reader.header.cols, reader.header.rows)
         model = _new_model(cols, rows)
         events: Iterable[Event] = reader
@@ -152,6 +163,19 @@ def _play_cast(
         _warn_about_damage(reader)
         theme = dict(reader.header.theme) if reader.header.theme else None
         return model, reader.header.title, theme
+
+
+@contextmanager
+def _open_recording(path: str, lenient: bool) -> Iterator[CastReader]:
+    from observer.asciicast import CastReader
+    from observer.recording import open_cast
+
+    if path != STDIN:
+        with open_cast(path, lenient=lenient) as reader:
+            yield reader
+        return
+    stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="\n")
+    yield CastReader(stream, path="<stdin>", lenient=lenient)
 
 
 def _feed_events(
@@ -211,7 +235,7 @@ def _play_raw(path: str, size: tuple[int, int]) -> TerminalModel:
 
     model = _new_model(*size)
     try:
-        with open(path, "rb") as stream:
+        with open(path, "rb") if path != STDIN else nullcontext(sys.stdin.buffer) as stream:
             while chunk := stream.read(RAW_CHUNK):
                 model.feed(chunk)
     except OSError as error:

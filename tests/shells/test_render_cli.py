@@ -382,3 +382,29 @@ def test_the_marker_list_in_an_error_is_short_and_escapes_control_characters(
     assert "its markers are '\\x1b[2Jevil', 'm0', 'm1'," in err
     assert "'m18' and 11 more\n" in err
     assert "\x1b" not in err
+
+
+def test_a_dash_reads_a_recording_or_raw_bytes_from_stdin(tmp_path: Path) -> None:
+    cast = write_v2(tmp_path / "c.cast", COUNTING)
+    command = [sys.executable, "-m", "observer", "render", "-"]
+    result = subprocess.run(
+        command, input=cast.read_bytes(), cwd=ROOT, capture_output=True, timeout=60
+    )
+    assert (result.returncode, result.stdout) == (0, screen(["one", "two", "three"], 4).encode())
+    result = subprocess.run(
+        [*command, "--size", "10x2"],
+        input=b"raw\r\nbytes",
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    assert (result.returncode, result.stdout) == (0, b"raw\nbytes\n")
+    result = subprocess.run(
+        command,
+        input=b'{"version": 2, "width": 8, "height": 2}\n[x\n',
+        cwd=ROOT,
+        capture_output=True,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith("observer: <stdin>, line 2: not valid JSON")

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
@@ -26,12 +27,43 @@ from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 
+T = TypeVar("T")
+
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 MODEL_BACKLOG = 1024 * 1024
 FLOOD_PAUSE = 0.02
 INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
+
+
+def in_thread(function: Callable[[], T]) -> asyncio.Future[T]:
+    """Run a blocking call in a thread of its own and await its result.
+
+    Not ``asyncio.to_thread``: its pool has a handful of workers, and one ``wait()`` per session
+    would fill it, leaving no worker for the calls that end those very processes.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = function(), None
+        except BaseException as caught:  # handed to the awaiting coroutine
+            result, error = None, caught
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future
 
 
 class ScreenModel(Protocol):
@@ -142,7 +174,7 @@ class TerminalSession:
                 self._fed.clear()
 
     async def _wait_for_exit(self) -> None:
-        status = await asyncio.to_thread(self.pty.process.wait)
+        status = await in_thread(self.pty.process.wait)
         # Whatever the child wrote before it ended is still in the PTY: deliver it first.
         # Give the reader thread a moment to read the PTY's last bytes, then take them.
         for _ in range(20):
@@ -291,10 +323,10 @@ class TerminalSession:
     async def close(self) -> None:
         """End the child's process group and release the PTY."""
         self._stop_reading()
-        await asyncio.to_thread(self._reader.stop)
+        await in_thread(self._reader.stop)
         for task in self._tasks:
             task.cancel()
-        await asyncio.to_thread(self.pty.terminate)
+        await in_thread(self.pty.terminate)
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -69,3 +69,22 @@ async def test_a_signal_closes_clients_with_1001_and_ends_the_agents_process_gro
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def test_stopping_a_server_with_many_sessions_ends_every_process() -> None:
+    """More sessions than asyncio's default thread pool has workers: stop must not wait on it."""
+    from tests.integration.server_support import observe, running_server, wait_for
+
+    async with running_server(["sh", "-c", AGENT], create_on_connect=True) as server:
+        for index in range(12):
+            async with observe(server, identifier=f"agent-{index}"):
+                pass
+        sessions = list(server.sessions.values())
+        pids = []
+        for session in sessions:
+            await wait_for(lambda session=session: b" end" in session.ring.since(0))
+            found = re.search(rb"pids (\d+) (\d+) end", session.ring.since(0))
+            assert found is not None
+            pids += [int(found.group(1)), int(found.group(2))]
+        assert all(alive(pid) for pid in pids)
+    assert not any(alive(pid) for pid in pids)

@@ -115,6 +115,12 @@ class Connection:
         """``control`` only while input may be sent now."""
         return self._session.mode if self._session is not None else "watch"
 
+    @property
+    def latency(self) -> float | None:
+        """Round-trip time of the last keepalive ping in seconds (``None`` while disconnected)."""
+        websocket = self._websocket
+        return float(websocket.latency) if websocket is not None else None
+
     async def events(self) -> AsyncIterator[ConnectionEvent]:
         """Connect and yield events until the session ends, :meth:`close`, or a fatal error.
 

@@ -139,3 +139,28 @@ async def test_a_blackholed_connection_is_detected_by_keepalive_and_reconnected(
         assert detected > 0
         await connection.close()
         await stream.aclose()
+
+
+async def test_a_slow_or_distant_link_is_not_mistaken_for_a_dead_one() -> None:
+    """Throttled to 4 kB/s with 150 ms added per chunk: pings still get their pongs, so no
+    reconnect happens, the output keeps flowing, and the measured latency shows the delay."""
+    from tests.integration.faultproxy import Fault
+
+    script = "import time\nfor i in range(10**6): print('tick', i, flush=True); time.sleep(0.05)"
+    async with (
+        pty_bridge([sys.executable, "-c", script], backlog=False) as bridge,
+        FaultProxy("127.0.0.1", bridge.port) as proxy,
+    ):
+        proxy.plan(Fault(delay=0.15, rate=4000))
+        settings = ConnectionSettings(
+            f"ws://127.0.0.1:{proxy.port}", protocol="raw", ping_interval=0.3, ping_timeout=1.5
+        )
+        connection = Connection(settings)
+        stream = connection.events()
+        seen = await collect_until(stream, lambda s, out: out.count(b"tick") >= 30)
+        assert not any(isinstance(e, Reconnecting) for e in seen)
+        latency = connection.latency
+        await connection.close()
+        await stream.aclose()
+    assert latency is not None and latency >= 0.3  # 150 ms each way, at least
+    assert proxy.accepted == 1

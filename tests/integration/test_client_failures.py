@@ -296,3 +296,22 @@ def test_the_redacting_logger_blanks_tokens_headers_and_ttyd_inits(
         "> TEXT '{\"AuthToken <redacted>",
         "token is <redacted> here",
     ]
+
+
+async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
+    accepted = 0
+
+    async def reject(connection: ServerConnection) -> None:
+        nonlocal accepted
+        accepted += 1
+        await connection.close(1008, "authentication failed\x1b[31m")
+
+    async with serve(reject, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        settings = ConnectionSettings(f"ws://127.0.0.1:{port}", initial_delay=0.01)
+        failure = await first_failure(Connection(settings, Secret(CANARY)))
+    assert str(failure) == (
+        f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed [31m) — "
+        "check the token (`observer auth login`)"
+    )
+    assert failure.retryable is False and accepted == 1

@@ -24,8 +24,8 @@ from observer.protocol.events import (
 )
 from observer.secrets import Secret
 from observer.transport import Connection, ConnectionEvent, ConnectionSettings, Reconnecting
+from tests.integration.client_peers import ECHO_SCRIPT, collect_until
 from tests.integration.faultproxy import Fault, FaultProxy
-from tests.integration.test_client_raw import ECHO_SCRIPT, collect_until
 
 pytestmark = pytest.mark.timeout(120)
 

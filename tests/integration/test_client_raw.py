@@ -7,44 +7,19 @@ import sys
 
 import pytest
 
-from observer.protocol.events import ControlChanged, OutputReceived, SessionStarted
+from observer.protocol.events import ControlChanged, SessionStarted
 from observer.secrets import Secret
 from observer.transport import (
     Connected,
     Connection,
-    ConnectionEvent,
     ConnectionSettings,
     GapDetected,
     Reconnecting,
 )
-from tests.integration.client_peers import pty_bridge
+from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge
 from tests.integration.faultproxy import FaultProxy
 
 pytestmark = pytest.mark.timeout(60)
-
-ECHO_SCRIPT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin: print('got', line.strip(), flush=True)"
-
-
-async def collect_until(
-    events: object, predicate: object, timeout: float = 15.0
-) -> list[ConnectionEvent]:
-    seen: list[ConnectionEvent] = []
-    output = bytearray()
-
-    async def run() -> None:
-        async for event in events:  # type: ignore[attr-defined]
-            seen.append(event)
-            if isinstance(event, OutputReceived):
-                output.extend(event.data)
-            if predicate(seen, bytes(output)):  # type: ignore[operator]
-                return
-
-    await asyncio.wait_for(run(), timeout)
-    return seen
-
-
-def text_of(events: list[ConnectionEvent]) -> bytes:
-    return b"".join(e.data for e in events if isinstance(e, OutputReceived))
 
 
 async def test_a_watcher_sees_output_and_sends_nothing() -> None:

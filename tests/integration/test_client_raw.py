@@ -1,0 +1,104 @@
+"""The client against a real raw PTY bridge on 127.0.0.1: watch, take over, type, reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+
+from observer.protocol.events import ControlChanged, OutputReceived, SessionStarted
+from observer.secrets import Secret
+from observer.transport import (
+    Connected,
+    Connection,
+    ConnectionEvent,
+    ConnectionSettings,
+    GapDetected,
+    Reconnecting,
+)
+from tests.integration.client_peers import pty_bridge
+from tests.integration.faultproxy import FaultProxy
+
+pytestmark = pytest.mark.timeout(60)
+
+ECHO_SCRIPT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin: print('got', line.strip(), flush=True)"
+
+
+async def collect_until(
+    events: object, predicate: object, timeout: float = 15.0
+) -> list[ConnectionEvent]:
+    seen: list[ConnectionEvent] = []
+    output = bytearray()
+
+    async def run() -> None:
+        async for event in events:  # type: ignore[attr-defined]
+            seen.append(event)
+            if isinstance(event, OutputReceived):
+                output.extend(event.data)
+            if predicate(seen, bytes(output)):  # type: ignore[operator]
+                return
+
+    await asyncio.wait_for(run(), timeout)
+    return seen
+
+
+def text_of(events: list[ConnectionEvent]) -> bytes:
+    return b"".join(e.data for e in events if isinstance(e, OutputReceived))
+
+
+async def test_a_watcher_sees_output_and_sends_nothing() -> None:
+    async with pty_bridge([sys.executable, "-c", ECHO_SCRIPT]) as bridge:
+        connection = Connection(
+            ConnectionSettings(bridge.url, identifier="agent", protocol="raw"), Secret("t0k")
+        )
+        stream = connection.events()
+        seen = await collect_until(stream, lambda s, out: b"ready" in out)
+        assert isinstance(seen[0], Connected) and seen[0].protocol == "raw"
+        started = [e for e in seen if isinstance(e, SessionStarted)]
+        assert started and started[0].complete is False
+        assert await connection.send_input(b"hello\r") is False
+        await connection.close()
+        await stream.aclose()
+        assert bridge.received == []
+        assert bridge.request_headers[0]["Authorization"] == "Bearer t0k"
+
+
+async def test_taking_control_sends_keystrokes_and_releasing_stops_them() -> None:
+    async with pty_bridge([sys.executable, "-c", ECHO_SCRIPT]) as bridge:
+        connection = Connection(ConnectionSettings(bridge.url, protocol="raw"))
+        stream = connection.events()
+        await collect_until(stream, lambda s, out: b"ready" in out)
+        await connection.take()
+        assert await connection.send_input(b"hello\r") is True
+        seen = await collect_until(stream, lambda s, out: b"got hello" in out)
+        assert ControlChanged("you") in seen
+        await connection.release()
+        assert await connection.send_input(b"again\r") is False
+        await connection.close()
+        await stream.aclose()
+        assert bridge.received == [b"hello\r"]
+
+
+async def test_a_raw_stream_that_drops_is_reconnected_and_the_gap_reported() -> None:
+    script = "import time\nfor i in range(10**6): print('tick', i, flush=True); time.sleep(0.05)"
+    async with (
+        pty_bridge([sys.executable, "-c", script]) as bridge,
+        FaultProxy("127.0.0.1", bridge.port) as proxy,
+    ):
+        settings = ConnectionSettings(
+            f"ws://127.0.0.1:{proxy.port}", protocol="raw", initial_delay=0.05
+        )
+        connection = Connection(settings)
+        stream = connection.events()
+        await collect_until(stream, lambda s, out: b"tick" in out)
+        proxy.cut_all()
+        seen = await collect_until(
+            stream, lambda s, out: any(isinstance(e, GapDetected) for e in s) and b"tick" in out
+        )
+        kinds = [type(e).__name__ for e in seen]
+        assert kinds.index("Reconnecting") < kinds.index("Connected") < kinds.index("GapDetected")
+        reconnecting = next(e for e in seen if isinstance(e, Reconnecting))
+        assert reconnecting.reason == "the connection dropped"
+        await connection.close()
+        await stream.aclose()

@@ -9,7 +9,7 @@
     [profiles.build-agent]
     url = "wss://sandbox.example.com/"
     identifier = "build-1"
-    protocol = "native"         # native | raw | ttyd | jupyter
+    protocol = "observer"       # observer | raw | ttyd | jupyter (default: detected)
     api-version = "2024-02-02-preview"
 
     [groups]
@@ -29,8 +29,7 @@ from pathlib import Path
 from observer.errors import UsageError
 
 DEFAULT_API_VERSION = "2024-02-02-preview"
-DEFAULT_PROTOCOL = "native"
-PROTOCOLS = ("native", "raw", "ttyd", "jupyter")
+PROTOCOLS = ("observer", "raw", "ttyd", "jupyter")
 DEFAULT_IDLE_RELEASE = 300.0
 _SECRET_WORDS = ("token", "password", "secret", "authorization", "bearer")
 
@@ -42,7 +41,8 @@ class Profile:
     name: str
     url: str
     identifier: str
-    protocol: str = DEFAULT_PROTOCOL
+    protocol: str | None = None
+    """Adapter name, or ``None`` to detect it from the negotiated subprotocol."""
     api_version: str = DEFAULT_API_VERSION
 
 
@@ -143,8 +143,8 @@ def _profile(name: str, table: object) -> Profile:
         values[key] = value
     if not values["url"] or not values["identifier"]:
         raise UsageError(f"profiles.{name} needs both url and identifier")
-    protocol = values["protocol"] or DEFAULT_PROTOCOL
-    if protocol not in PROTOCOLS:
+    protocol = values["protocol"]
+    if protocol is not None and protocol not in PROTOCOLS:
         raise UsageError(f"profiles.{name}.protocol must be one of {', '.join(PROTOCOLS)}")
     return Profile(
         name=name,

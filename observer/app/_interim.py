@@ -1,7 +1,7 @@
-"""Interim stand-ins for ``observer.terminal`` while the terminal core is built on its own branch.
+"""An interim stand-in for ``observer.terminal.TerminalModel`` while the terminal core is built.
 
-Used only when ``observer.terminal`` does not provide ``TerminalModel`` / ``keys`` yet (see
-:mod:`observer.app.terminal`); to be deleted once they land. They implement the shared API
+Used only when ``observer.terminal`` does not provide ``TerminalModel`` yet (see
+:mod:`observer.app.terminal`); to be deleted once they land. It implements the shared API
 contract for the subset the app uses, over stock pyte, without its speed or its safety work.
 """
 
@@ -13,65 +13,6 @@ from typing import Any
 
 import pyte
 from pyte.screens import Char
-
-_CSI_KEYS = {
-    "up": "A",
-    "down": "B",
-    "right": "C",
-    "left": "D",
-    "home": "H",
-    "end": "F",
-}
-_TILDE_KEYS = {
-    "insert": 2,
-    "delete": 3,
-    "pageup": 5,
-    "pagedown": 6,
-    "f5": 15,
-    "f6": 17,
-    "f7": 18,
-    "f8": 19,
-    "f9": 20,
-    "f10": 21,
-    "f11": 23,
-    "f12": 24,
-}
-_SIMPLE = {
-    "enter": b"\r",
-    "tab": b"\t",
-    "escape": b"\x1b",
-    "backspace": b"\x7f",
-    "space": b" ",
-    "shift+tab": b"\x1b[Z",
-    "f1": b"\x1bOP",
-    "f2": b"\x1bOQ",
-    "f3": b"\x1bOR",
-    "f4": b"\x1bOS",
-}
-
-
-def encode_key(key: str, application_cursor: bool = False) -> bytes:
-    """Bytes a terminal sends for a Textual key name (xterm ctlseqs, "PC-Style Function Keys")."""
-    if key in _SIMPLE:
-        return _SIMPLE[key]
-    if key in _CSI_KEYS:
-        return ("\x1bO" if application_cursor else "\x1b[").encode() + _CSI_KEYS[key].encode()
-    if key in _TILDE_KEYS:
-        return f"\x1b[{_TILDE_KEYS[key]}~".encode()
-    if key.startswith("ctrl+") and len(key) == 6 and key[5].isalpha():
-        return bytes([ord(key[5].lower()) - 96])
-    if key.startswith("alt+"):
-        inner = encode_key(key[4:], application_cursor)
-        return b"\x1b" + inner if inner else b""
-    if len(key) == 1:
-        return key.encode()
-    return b""
-
-
-def encode_paste(text: str, bracketed: bool = True) -> bytes:
-    """Pasted text, wrapped in DECSET 2004 brackets when the remote asked for them."""
-    body = text.replace("\x1b[201~", "").replace("\r\n", "\r").replace("\n", "\r").encode()
-    return b"\x1b[200~" + body + b"\x1b[201~" if bracketed else body
 
 
 class _Screen(pyte.HistoryScreen):

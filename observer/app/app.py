@@ -61,6 +61,8 @@ class ObserverApp(App[int]):
             if builtin not in self.theme_specs:
                 self.unregister_theme(builtin)
         self._states: dict[int, str] = {}
+        self.fatal: ObserverError | None = None
+        """An error that ended the app (the only session could not connect at all)."""
 
     @property
     def palette(self) -> Palette:
@@ -97,6 +99,11 @@ class ObserverApp(App[int]):
                     await asyncio.sleep(0)
                     started = time.monotonic()
         except ObserverError as error:
+            if len(self.sessions) == 1 and session.connection == "connecting":
+                self.fatal = error
+                self.exit(1)
+                return
+            session.connection, session.reason = "closed", str(error)
             self.post_message(SessionNoticed(session, Notice(str(error), "error")))
 
     def on_session_noticed(self, message: SessionNoticed) -> None:

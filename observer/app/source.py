@@ -47,9 +47,13 @@ class SessionSource(Protocol):
 
     label: str
     """Endpoint and identifier, for the status bar (plain text, shown as text)."""
-    capabilities: Capabilities
     recording: str | None
     """Path of the file this session is being recorded to, if any."""
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the peer supports."""
+        ...
 
     def events(self) -> AsyncIterator[SourceEvent]:
         """Everything that happens, in order, until the session ends for good."""

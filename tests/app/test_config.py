@@ -37,7 +37,7 @@ def test_profiles_groups_and_settings_are_read(tmp_path: Path) -> None:
     build, review = resolve_profiles(["team"], config)
     assert (build.identifier, build.protocol, build.api_version) == (
         "build-1",
-        "native",
+        None,
         "2024-02-02-preview",
     )
     assert (review.protocol, review.api_version) == ("ttyd", "2025-01-01")

@@ -342,6 +342,7 @@ class TerminalView(Widget, can_focus=True):
         if event.key == RELEASE_KEY:
             self.post_message(self.ReleaseRequested())
             return
+        data: bytes | None
         if event.is_printable and event.character:
             data = event.character.encode()
         else:

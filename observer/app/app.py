@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -45,8 +45,11 @@ class ObserverApp(App[int]):
         config_dir: Path | None = None,
         idle_release: float = 300.0,
         scrollback: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
+        self.clock = clock
+        """Monotonic seconds for agent states (injected: screenshots and tests freeze it)."""
         self.sessions = [LiveSession(source, scrollback=scrollback) for source in sources]
         self.idle_release = idle_release
         self.theme_specs, self.theme_problems = load_themes(config_dir)
@@ -89,7 +92,7 @@ class ObserverApp(App[int]):
         started = time.monotonic()
         try:
             async for event in session.source.events():
-                now = time.monotonic()
+                now = self.clock()
                 notice = session.apply(event, now)
                 if notice is not None:
                     self.post_message(SessionNoticed(session, notice))
@@ -117,7 +120,7 @@ class ObserverApp(App[int]):
 
     def _check_agents(self) -> None:
         """Tell the user when an agent starts waiting for input."""
-        now = time.monotonic()
+        now = self.clock()
         for index, session in enumerate(self.sessions):
             state, _ = session.agent_state(now)
             if state == "waiting" and self._states.get(index) != "waiting":

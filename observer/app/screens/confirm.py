@@ -20,10 +20,10 @@ class ConfirmScreen(ModalScreen[bool]):
         align: center middle;
     }
     ConfirmScreen > Vertical {
-        width: auto;
-        max-width: 80%;
+        width: 64;
+        max-width: 90%;
         height: auto;
-        border: thick $warning;
+        border: round $warning;
         background: $surface;
         padding: 1 2;
     }

@@ -37,7 +37,7 @@ class StatusBar(Widget):
         self.set_interval(REFRESH, self.refresh)
 
     def render(self) -> Text:
-        return self.describe(time.monotonic())
+        return self.describe(getattr(self.app, "clock", time.monotonic)())
 
     def describe(self, now: float) -> Text:
         """The bar's text at time ``now``."""

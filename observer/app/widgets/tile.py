@@ -53,7 +53,7 @@ class Tile(Vertical, can_focus=True):
 
     def update_title(self) -> None:
         """Refresh the title line: number, endpoint and identifier, agent state."""
-        state = self.session.status_line(time.monotonic())
+        state = self.session.status_line(getattr(self.app, "clock", time.monotonic)())
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f" {self.index + 1} ", "reverse")
         title.append(" ")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -14,6 +13,7 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from observer.app.messages import ControlUpdated, SessionNoticed
+from observer.app.pump import pump
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.session import LiveSession, Notice
@@ -21,12 +21,8 @@ from observer.app.source import SessionSource
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
 from observer.errors import ObserverError, ThemeError
-from observer.protocol.events import ControlChanged, ErrorReported, SessionStarted
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
-
-#: Feed for at most this long before letting the UI draw (DESIGN.md, "Rendering").
-TIME_SLICE = 0.008
 
 
 class ObserverApp(App[int]):
@@ -81,26 +77,21 @@ class ObserverApp(App[int]):
         for session in self.sessions:
             self.run_worker(self._pump(session), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.set_interval(1.0, self._check_agents)
+        self.set_interval(1.0, self.check_agents)
         if len(self.sessions) == 1:
             self.push_screen(WatchScreen(self.sessions[0], self.palette))
         else:
             self.push_screen(DashboardScreen(self.sessions, self.palette))
 
     async def _pump(self, session: LiveSession) -> None:
-        """Apply a source's events to its session, yielding to the UI every time slice."""
-        started = time.monotonic()
+        """Apply a source's events to its session (see :mod:`observer.app.pump`)."""
         try:
-            async for event in session.source.events():
-                now = self.clock()
-                notice = session.apply(event, now)
-                if notice is not None:
-                    self.post_message(SessionNoticed(session, notice))
-                if isinstance(event, ControlChanged | SessionStarted | ErrorReported):
-                    self.post_message(ControlUpdated(session))
-                if now - started >= TIME_SLICE:
-                    await asyncio.sleep(0)
-                    started = time.monotonic()
+            await pump(
+                session,
+                clock=self.clock,
+                notice=lambda s, n: self.post_message(SessionNoticed(s, n)),
+                control=lambda s: self.post_message(ControlUpdated(s)),
+            )
         except ObserverError as error:
             if len(self.sessions) == 1 and session.connection == "connecting":
                 self.fatal = error
@@ -118,7 +109,7 @@ class ObserverApp(App[int]):
             if isinstance(screen, WatchScreen) and screen.session is message.session:
                 screen.sync_control()
 
-    def _check_agents(self) -> None:
+    def check_agents(self) -> None:
         """Tell the user when an agent starts waiting for input."""
         now = self.clock()
         for index, session in enumerate(self.sessions):

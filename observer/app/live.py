@@ -127,6 +127,10 @@ class ConnectionSource:
         """Hand the keyboard back."""
         await self.connection.release()
 
+    async def request_resync(self) -> bool:
+        """Ask for a snapshot instead of the backlog (native protocol only)."""
+        return await self.connection.resync()
+
     async def close(self) -> None:
         """Close the connection and the recording."""
         await self.connection.close()

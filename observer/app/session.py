@@ -67,6 +67,7 @@ class LiveSession:
     exit_status: int | None = None
     exited: bool = False
     gaps: int = 0
+    resyncs: int = 0
     last_output: float | None = None
     last_bell: float | None = None
     _listeners: list[Listener] = field(default_factory=list)

@@ -71,6 +71,10 @@ class SessionSource(Protocol):
         """Hand the keyboard back."""
         ...
 
+    async def request_resync(self) -> bool:
+        """Ask for a fresh snapshot; False if the peer cannot send one."""
+        ...
+
     async def close(self) -> None:
         """Stop: close the connection, flush the recording."""
         ...
@@ -97,6 +101,8 @@ class ScriptedSource:
     hold_open: bool = True
     sent: list[bytes] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
+    drained: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once every step has been taken in by the app."""
     _pending: asyncio.Queue[SourceEvent] = field(default_factory=asyncio.Queue)
     _holder: str = "none"
 
@@ -108,6 +114,7 @@ class ScriptedSource:
             while not self._pending.empty():
                 yield self._pending.get_nowait()
             yield event
+        self.drained.set()
         while self.hold_open:
             yield await self._pending.get()
         while not self._pending.empty():
@@ -132,6 +139,11 @@ class ScriptedSource:
         self.requests.append("release")
         self._holder = "none"
         await self._pending.put(ControlChanged("none"))
+
+    async def request_resync(self) -> bool:
+        """Scripted sessions have no backlog to skip."""
+        self.requests.append("resync")
+        return False
 
     async def close(self) -> None:
         """Stop yielding."""

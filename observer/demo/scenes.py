@@ -8,11 +8,12 @@ saves them as SVG; ``tests/snapshots`` compares them with pytest-textual-snapsho
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from observer.app.source import ConnectionChanged, LatencyMeasured, ScriptedSource, SourceEvent
 from observer.protocol.events import (
@@ -94,8 +95,13 @@ Prepare = Callable[["Pilot[int]", Clock], Awaitable[None]]
 
 
 async def _settle(pilot: Pilot[int], clock: Clock, seconds: float = 0.0) -> None:
+    app = cast("ObserverApp", pilot.app)
+    for session in app.sessions:
+        if isinstance(session.source, ScriptedSource):
+            await asyncio.wait_for(session.source.drained.wait(), 30)
     await pilot.pause(0.3)
     clock.now += seconds
+    app.check_agents()  # the timer may not have ticked yet: notify deterministically now
     for screen in pilot.app.screen_stack:
         for widget in screen.query("StatusBar, Tile"):
             widget.refresh()

@@ -110,8 +110,6 @@ class TerminalView(Widget, can_focus=True):
         self._last_frame = 0.0
         self._sync_since: float | None = None
         self._window: _Window | None = None
-        self._row_origin = 0
-        self._col_origin = 0
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._history_len = 0
 
@@ -215,12 +213,8 @@ class TerminalView(Widget, can_focus=True):
                 self._history, model.rows, (height - model.rows) // 2, self._left(width)
             )
         else:
-            origin = self._row_origin
-            if model.cursor_y < origin:
-                origin = model.cursor_y
-            elif model.cursor_y >= origin + height:
-                origin = model.cursor_y - height + 1
-            self._row_origin = origin = max(0, min(origin, model.rows - height))
+            # A function of the cursor alone (not of past frames), so a view is reproducible.
+            origin = max(0, min(int(model.cursor_y) - height + 1, model.rows - height))
             window = _Window(self._history + origin, height, 0, self._left(width))
         self._window = window
         return window
@@ -231,13 +225,7 @@ class TerminalView(Widget, can_focus=True):
         cols, cursor_x = int(model.cols), int(model.cursor_x)
         if width >= cols:
             return -((width - cols) // 2)
-        origin = self._col_origin
-        if cursor_x < origin:
-            origin = cursor_x
-        elif cursor_x >= origin + width:
-            origin = cursor_x - width + 1
-        self._col_origin = origin = max(0, min(origin, cols - width))
-        return origin
+        return max(0, min(cursor_x - width + 1, cols - width))
 
     def on_resize(self, event: events.Resize) -> None:
         self._window = None

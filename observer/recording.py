@@ -15,11 +15,11 @@ from __future__ import annotations
 import codecs
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Final
 from urllib.parse import urlsplit
 
 from observer.asciicast import (
@@ -35,9 +35,27 @@ from observer.asciicast import (
     check_size,
     format_size,
 )
+from observer.asciicast.redact import Redactor
 from observer.errors import InvalidState, ObserverError, UsageError
 
 Clock = Callable[[], float]
+
+
+class Mark:
+    """Marker labels the observer writes itself (a user's own mark carries the user's text).
+
+    Players list markers by label, so these read as plain words.
+    """
+
+    CONNECTED: Final = "connected"
+    RECONNECTED: Final = "reconnected"
+    GAP: Final = "gap"
+    """After a reconnect the server sent a snapshot instead of the missed bytes."""
+    TAKEOVER_STARTED: Final = "takeover started"
+    TAKEOVER_ENDED: Final = "takeover ended"
+    WAITING: Final = "agent waiting"
+    """The agent seems to wait for a human (a prompt, no output for a while)."""
+    EXITED: Final = "exited"
 
 
 def endpoint_host(endpoint: str) -> str:
@@ -72,6 +90,10 @@ class Recorder:
         clock: Monotonic seconds; event times are measured from its value at construction.
         timestamp: Unix time of the start for the header (default: now).
         overwrite: Replace an existing file instead of refusing.
+        redact: Mask secrets (bearer tokens, JWTs, API-key shapes) seen in output and input; the
+            trailing run of token-like characters of a chunk is held back until the next chunk,
+            marker, resize, exit or close, so a secret split across chunks is masked too.
+        secrets: Exact strings to mask as well (e.g. the session's own token); implies ``redact``.
         fsync: Called with the file descriptor at markers, exit and close (injectable for tests).
 
     Raises:
@@ -92,6 +114,8 @@ class Recorder:
         clock: Clock = time.monotonic,
         timestamp: int | None = None,
         overwrite: bool = False,
+        redact: bool = False,
+        secrets: Iterable[str] = (),
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
         check_size(cols, rows)
@@ -104,6 +128,10 @@ class Recorder:
             for code in (OUTPUT, INPUT)
         }
         self.events = 0
+        secrets = list(secrets)
+        self._redactors = (
+            {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
+        )
         self._file = self._open(overwrite)
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
         extra: dict[str, Any] = {}
@@ -153,18 +181,26 @@ class Recorder:
         """Record keyboard input sent while in control."""
         self._record(INPUT, self._text(INPUT, data))
 
+    @property
+    def redacted(self) -> int:
+        """Secrets masked so far (0 without redaction)."""
+        return sum(r.count for r in self._redactors.values())
+
     def resize(self, cols: int, rows: int) -> None:
         """Record a terminal resize."""
         check_size(cols, rows)
+        self._release_held()
         self._record(RESIZE, format_size(cols, rows))
 
     def marker(self, label: str = "") -> None:
         """Record a marker and make the file durable up to it (flush + fsync)."""
+        self._release_held()
         self._record(MARKER, label)
         self.sync()
 
     def exit(self, status: int) -> None:
         """Record the program's exit status and make the file durable."""
+        self._release_held()
         self._record(EXIT, str(status))
         self.sync()
 
@@ -182,6 +218,7 @@ class Recorder:
         if self._file.closed:
             return
         try:
+            self._release_held()
             self.sync()
         finally:
             self._file.close()
@@ -198,7 +235,15 @@ class Recorder:
         self.close()
 
     def _text(self, code: str, data: bytes | str) -> str:
-        return data if isinstance(data, str) else self._decoders[code].decode(data)
+        text = data if isinstance(data, str) else self._decoders[code].decode(data)
+        redactor = self._redactors.get(code)
+        return redactor.feed(text) if redactor is not None else text
+
+    def _release_held(self) -> None:
+        """Write text a redactor held back, so it lands before the event that follows."""
+        for code, redactor in self._redactors.items():
+            if redactor.holding:
+                self._record(code, redactor.flush())
 
     def _record(self, code: str, data: str) -> None:
         self._check_open()

@@ -189,6 +189,32 @@ def check_token(
         )
 
 
+class RedactingLogger(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The logger handed to websockets: its debug output includes request headers and frames.
+
+    Every line is formatted, then the token (in any encoding we send it) is replaced, an
+    ``Authorization`` header line is blanked whatever its scheme, and anything after
+    ``AuthToken`` (ttyd's init, which websockets may log truncated) is cut.
+    """
+
+    def __init__(self, logger: logging.Logger, secrets: list[str]) -> None:
+        super().__init__(logger, {})
+        self._secrets = [s for s in secrets if s]
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
+        """Format, redact, log."""
+        if not self.isEnabledFor(level):
+            return
+        text = str(msg) % args if args else str(msg)
+        for secret in self._secrets:
+            text = text.replace(secret, "<redacted>")
+        if text.lower().startswith(("> authorization:", "> cookie:")):
+            text = text.split(":", 1)[0] + ": <redacted>"
+        if "AuthToken" in text:
+            text = text[: text.index("AuthToken")] + "AuthToken <redacted>"
+        self.logger.log(level, "%s", text, **kwargs)
+
+
 class Connection:
     """One logical connection to a remote terminal, across reconnects.
 
@@ -351,6 +377,13 @@ class Connection:
             return {"Authorization": "Basic " + base64.b64encode(value.encode()).decode()}
         return {"Authorization": f"Bearer {value}"}
 
+    def _logger(self) -> RedactingLogger:
+        secrets: list[str] = []
+        if self._token is not None:
+            value = self._token.reveal()
+            secrets = [value, base64.b64encode(value.encode()).decode()]
+        return RedactingLogger(log, secrets)
+
     def _delays(self) -> Generator[float]:
         # websockets calls this after a failed attempt; the events tell the UI what happens.
         while True:
@@ -418,7 +451,7 @@ class Connection:
                 close_timeout=self.settings.close_timeout,
                 max_size=self.settings.max_size,
                 proxy=secure_proxy,
-                logger=log,
+                logger=self._logger(),
                 **kwargs,
             )
             async for websocket in connector:

@@ -28,7 +28,10 @@ FATAL_CLOSE_CODES = {1002, 1003, 1007, 1008, 1009, 1010}
 
 def _body(error: InvalidStatus) -> str:
     text = error.response.body.decode("utf-8", "replace") if error.response.body else ""
-    return _CONTROL.sub(" ", text).strip()[:300]
+    text = _CONTROL.sub(" ", text).strip()
+    return (
+        "" if text.startswith("<") else text[:300]
+    )  # an HTML page says nothing useful in one line
 
 
 def describe_failure(
@@ -115,7 +118,8 @@ def describe_failure(
         )
     if isinstance(error, InvalidMessage):
         return ConnectionFailed(
-            f"{origin} closed the connection during the upgrade — is it a WebSocket endpoint?",
+            f"{origin} closed the connection during the upgrade — is it a WebSocket endpoint, "
+            "and is the token right? (ttyd closes without an answer when it is not)",
             retryable=isinstance(error.__cause__, EOFError),
         )
     if isinstance(error, InvalidURI):

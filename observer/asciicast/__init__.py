@@ -21,6 +21,7 @@ from observer.asciicast.events import (
     parse_size,
 )
 from observer.asciicast.reader import CastReader, read_header
+from observer.asciicast.redact import Redactor
 from observer.asciicast.transforms import cap_idle, shift, speed, until
 from observer.asciicast.writer import FORMATS, CastFormat, CastWriter, TextSink
 
@@ -39,6 +40,7 @@ __all__ = [
     "CastWriter",
     "Event",
     "Header",
+    "Redactor",
     "TextSink",
     "cap_idle",
     "check_size",

@@ -29,7 +29,7 @@ def header_from_json(obj: Mapping[str, Any]) -> Header:
         HeaderError: Unsupported version, missing or absurd size.
     """
     version = obj.get("version")
-    if version not in (1, 2, 3) or isinstance(version, bool):
+    if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, 3):
         raise HeaderError(
             f"unsupported asciicast version {version!r} — observer reads versions 1, 2 and 3"
         )

@@ -47,6 +47,8 @@ def _loads(text: str) -> Any:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         raise _Damage(f"not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise _Damage("JSON nested too deeply") from None
 
 
 def _number(value: object) -> float:
@@ -173,8 +175,9 @@ class CastReader:
                 f"not valid JSON ({error.msg}) — the v1 recording is damaged",
                 first_line + error.lineno - 1,
             ) from None
-        except _Damage as error:
-            raise self._error(f"{error} — the v1 recording is damaged", first_line) from None
+        except (_Damage, RecursionError) as error:
+            reason = error if isinstance(error, _Damage) else "JSON nested too deeply"
+            raise self._error(f"{reason} — the v1 recording is damaged", first_line) from None
 
     # -- events -------------------------------------------------------------------------------
 

@@ -38,6 +38,8 @@ BAD_FRAME: Final = "bad_frame"
 """The message could not be decoded; it was ignored."""
 EXITED: Final = "exited"
 """Input or resize after the session's process ended: dropped."""
+INPUT_FULL: Final = "input_full"
+"""Input dropped: the program has not read the earlier input (256 KiB wait for it)."""
 
 _HOLDERS: Final = frozenset({"you", "other", "none"})
 _MODES: Final = frozenset({"watch", "control"})

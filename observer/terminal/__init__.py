@@ -1,1 +1,9 @@
 """The VT model over pyte: fast, faithful, safe. Pure: bytes in, screen state out."""
+
+from __future__ import annotations
+
+from observer.terminal.cells import Cell
+from observer.terminal.model import TerminalModel
+from observer.terminal.sgr import COLOUR_NAMES
+
+__all__ = ["COLOUR_NAMES", "Cell", "TerminalModel"]

@@ -11,6 +11,7 @@ which is why the client must never send it while watching). Everything the PTY w
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import fcntl
 import json
@@ -23,6 +24,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.http11 import Request, Response
 
 
 @dataclass
@@ -39,6 +41,10 @@ class Bridge:
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+def _basic(credential: str) -> str:
+    return base64.b64encode(credential.encode()).decode()
 
 
 def _set_size(fd: int, cols: int, rows: int) -> None:
@@ -70,6 +76,7 @@ async def pty_bridge(
     flavour: str = "raw",
     writable: bool = True,
     backlog: bool = True,
+    credential: str | None = None,
     cols: int = 80,
     rows: int = 24,
 ) -> AsyncIterator[Bridge]:
@@ -116,6 +123,9 @@ async def pty_bridge(
             except ValueError:
                 return  # ttyd drops a connection whose first frame is not the init
             bridge.inits.append(init)
+            if credential is not None and init.get("AuthToken") != _basic(credential):
+                await connection.close(1008, "authentication failed")  # as ttyd does
+                return
             _set_size(master, int(init["columns"]), int(init["rows"]))
             bridge.sizes.append((int(init["columns"]), int(init["rows"])))
             await connection.send(b"1observer-test-title")
@@ -143,10 +153,27 @@ async def pty_bridge(
             clients.pop(connection, None)
             writer.cancel()
 
+    def check_basic(connection: ServerConnection, request: Request) -> Response | None:
+        # ttyd -c: an upgrade without the right Basic header is closed with no HTTP response
+        # (the response below is written to an aborted transport: nothing leaves).
+        if credential is not None and request.headers.get("Authorization") != "Basic " + _basic(
+            credential
+        ):
+            connection.transport.abort()
+            return connection.respond(403, "")
+        return None
+
     subprotocols = ["tty"] if flavour == "ttyd" else None
     loop.add_reader(master, readable)
     async with serve(
-        handler, "127.0.0.1", 0, subprotocols=subprotocols, compression=None
+        handler,
+        "127.0.0.1",
+        0,
+        subprotocols=subprotocols,
+        compression=None,
+        process_request=check_basic,
+        open_timeout=2,
+        close_timeout=1,
     ) as server:  # type: ignore[arg-type]
         bridge.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         try:

@@ -102,3 +102,40 @@ async def test_a_raw_stream_that_drops_is_reconnected_and_the_gap_reported() -> 
         assert reconnecting.reason == "the connection dropped"
         await connection.close()
         await stream.aclose()
+
+
+async def test_a_blackholed_connection_is_detected_by_keepalive_and_reconnected() -> None:
+    """The proxy drops every byte and closes nothing (an expired NAT entry): only pings can tell."""
+    script = "import time\nfor i in range(10**6): print('tick', i, flush=True); time.sleep(0.2)"
+    interval, timeout = 0.5, 0.5
+    async with (
+        pty_bridge([sys.executable, "-c", script]) as bridge,
+        FaultProxy("127.0.0.1", bridge.port) as proxy,
+    ):
+        settings = ConnectionSettings(
+            f"ws://127.0.0.1:{proxy.port}",
+            protocol="raw",
+            ping_interval=interval,
+            ping_timeout=timeout,
+            close_timeout=0.2,
+            initial_delay=0.05,
+        )
+        connection = Connection(settings)
+        stream = connection.events()
+        await collect_until(stream, lambda s, out: b"tick" in out)
+        loop = asyncio.get_running_loop()
+        proxy.blackhole()
+        started = loop.time()
+        # Generous margin over interval + timeout for a loaded 2-core machine; the measured figure
+        # is printed by `python -m tests.benchmarks.client_faults`.
+        seen = await collect_until(
+            stream,
+            lambda s, out: any(isinstance(e, Reconnecting) for e in s),
+            timeout=interval + timeout + 5,
+        )
+        detected = loop.time() - started
+        reconnecting = next(e for e in seen if isinstance(e, Reconnecting))
+        assert reconnecting.reason == "no answer to keepalive pings", reconnecting
+        assert detected > 0
+        await connection.close()
+        await stream.aclose()

@@ -240,3 +240,36 @@ def test_twenty_kills_at_random_moments_all_leave_playable_files(
     tmp_path: Path, trial: int
 ) -> None:
     check_killed_recording(tmp_path / "killed.cast", random.Random(100 + trial).uniform(0.0, 1.0))
+
+
+def test_redaction_masks_secrets_in_output_and_input_and_counts_them(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    token = "session-token-0123456789"
+    with Recorder(path, cols=80, rows=24, secrets=[token]) as rec:
+        rec.output(b"curl -H 'Authorization: Bearer " + token[:10].encode())
+        rec.output(token[10:].encode() + b"'\r\n")
+        rec.input(token.encode())
+        rec.marker("pasted")
+        rec.output(b"key ghp_" + b"x" * 36)
+        assert rec.redacted == 2  # the last key is still held back, unfinished
+    assert rec.redacted == 3
+    text = path.read_text()
+    assert token[:8] not in text and "xxxx" not in text
+    _, events = read_back(path)
+    codes = [e.code for e in events]
+    assert codes.index("i") < codes.index("m")  # held-back text is written before the marker
+    before_marker = [e.data for e in events[: codes.index("m")] if e.code == "o"]
+    assert "".join(before_marker) == "curl -H 'Authorization: Bearer " + "*" * len(token) + "'\r\n"
+    assert [e.data for e in events if e.code == "i"] == ["*" * len(token)]
+    assert "".join(e.data for e in events[codes.index("m") :] if e.code == "o") == "key " + "*" * 40
+
+
+def test_the_observers_own_marker_labels_are_plain_words(tmp_path: Path) -> None:
+    from observer.recording import Mark
+
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24) as rec:
+        for label in (Mark.CONNECTED, Mark.GAP, Mark.TAKEOVER_STARTED, Mark.TAKEOVER_ENDED):
+            rec.marker(label)
+    _, events = read_back(path)
+    assert [e.data for e in events] == ["connected", "gap", "takeover started", "takeover ended"]

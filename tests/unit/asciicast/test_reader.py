@@ -217,6 +217,7 @@ def test_comment_lines_are_not_allowed_in_v2() -> None:
         ('{"version": 2, "width": 80, "heig', 1, "header is not valid JSON"),
         ('{\n  "version": 1,\n  "width": 80\n  "height": 24\n}\n', 4, "v1 recording is damaged"),
         ("hello world\n", 1, "is this an asciicast file?"),
+        ('{"version": 2.0, "width": 8, "height": 2}\n', 1, "unsupported asciicast version 2.0"),
     ],
 )
 def test_a_damaged_header_is_always_an_error(text: str, line: int | None, reason: str) -> None:
@@ -242,3 +243,12 @@ def test_optional_metadata_of_the_wrong_type_is_kept_aside_not_fatal() -> None:
 
 def test_header_model_defaults_are_empty() -> None:
     assert Header(version=3, cols=80, rows=24).env == {}
+
+
+def test_json_nested_absurdly_deep_is_damage_not_a_crash() -> None:
+    header = '{"version": 2, "width": 8, "height": 2}\n'
+    with pytest.raises(CastFormatError, match="line 2: JSON nested too deeply"):
+        list(CastReader(io.StringIO(header + "[" * 100_000 + "\n")))
+    v1 = '{\n"version": 1, "width": 8, "height": 2,\n"stdout": ' + "[" * 100_000 + "\n}\n"
+    with pytest.raises(CastFormatError, match="nested too deeply — the v1 recording is damaged"):
+        CastReader(io.StringIO(v1))

@@ -1,0 +1,142 @@
+"""ANSI repaint: a byte-for-byte recipe that rebuilds a screen in a fresh model.
+
+The server sends it to late joiners and the player uses it for keyframes, so everything a
+later byte could depend on is restored: cells, pen, cursor (including a pending wrap),
+saved cursors, the alternate screen, margins, tab stops, modes, character sets and title.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pyte import charsets as cs
+from pyte import modes as mo
+from pyte.screens import Char, Savepoint
+
+from observer.terminal.cells import BLANK, Grid, is_wide
+from observer.terminal.screen import VTScreen
+from observer.terminal.sgr import COLOUR_NAMES
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _colour(value: str, base: int) -> list[str]:
+    """SGR codes for a colour; ``base`` is 30 (foreground) or 40 (background)."""
+    if value in COLOUR_NAMES:
+        i = COLOUR_NAMES.index(value)
+        return [str(base + i if i < 8 else base + 60 + i - 8)]
+    if len(value) == 6 and set(value) <= _HEX:
+        rgb = (int(value[i : i + 2], 16) for i in (0, 2, 4))
+        return [str(base + 8), "2", *map(str, rgb)]
+    return []
+
+
+@lru_cache(maxsize=1024)
+def sgr(cell: Char) -> str:
+    """The SGR sequence that sets exactly the attributes of ``cell`` (its text is ignored)."""
+    codes = ["0"]
+    flags = (cell.bold, cell.italics, cell.underscore, cell.blink, cell.reverse)
+    codes += [code for code, on in zip("13457", flags, strict=True) if on]
+    if cell.strikethrough:
+        codes.append("9")
+    codes += _colour(cell.fg, 30) + _colour(cell.bg, 40)
+    return "\x1b[" + ";".join(codes) + "m"
+
+
+def _paint(out: list[str], grid: Grid, columns: int) -> None:
+    pen = None
+    for y, cells in enumerate(grid):
+        last = columns
+        while last and cells[last - 1] == BLANK:
+            last -= 1
+        if not last:
+            continue
+        out.append(f"\x1b[{y + 1}H")
+        x = 0
+        while x < last:
+            cell = cells[x]
+            attrs = cell._replace(data=" ")
+            if attrs != pen:
+                out.append(sgr(attrs))
+                pen = attrs
+            out.append(cell.data or " ")
+            wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
+            x += 2 if wide else 1
+
+
+def _charsets(g0: str, g1: str, shifted: int) -> str:
+    def code(charset: str) -> str:
+        return "0" if charset is cs.VT100_MAP else "B"
+
+    return f"\x1b({code(g0)}\x1b){code(g1)}" + ("\x0e" if shifted else "\x0f")
+
+
+def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int) -> None:
+    """Move to column ``x`` of grid row ``y`` (``row`` is its CUP row number)."""
+    y = min(max(y, 0), len(grid) - 1)  # a cursor saved before the screen shrank
+    if x < columns:
+        out.append(f"\x1b[{row};{max(x, 0) + 1}H")
+        return
+    # A pending wrap: redraw the last character so the cursor sits just past it.
+    cells = grid[y]
+    col = columns - 1
+    if cells[col].data == "" and col > 0:
+        col -= 1
+    cell = cells[col]
+    out.append(f"\x1b[{row};{col + 1}H" + sgr(cell) + (cell.data or " "))
+
+
+def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int) -> None:
+    """Put the cursor, pen and character sets where ``saved`` has them."""
+    y = min(saved.cursor.y, len(grid) - 1)
+    _goto(out, grid, columns, saved.cursor.x, y, row=y + 1)
+    out.append(sgr(saved.cursor.attrs))
+    out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
+
+
+_NEUTRAL = "\x1b(B\x1b)B\x0f\x1b[0m"
+
+
+def to_ansi(screen: VTScreen) -> str:
+    """Return text that, fed to a fresh model of the same size, reproduces ``screen``."""
+    out = ["\x1bc"]
+    columns = screen.columns
+    main = screen._other if screen.alternate else screen.grid
+    _paint(out, main, columns)
+    if screen.alternate:
+        entered = screen._saved.get("1049")
+        if entered is not None:
+            _savepoint(out, entered, main, columns)
+            out.append("\x1b[?1049h" + _NEUTRAL)
+        else:
+            out.append("\x1b[?47h")
+        _paint(out, screen.grid, columns)
+    saved = screen._saved.get("decsc")
+    if saved is not None:
+        _savepoint(out, saved, screen.grid, columns)
+        out.append("\x1b7" + _NEUTRAL)
+    if screen.tabstops != set(range(8, columns, 8)):
+        out.append("\x1b[3g" + "".join(f"\x1b[1;{s + 1}H\x1bH" for s in sorted(screen.tabstops)))
+    if screen.margins is not None:
+        out.append(f"\x1b[{screen.margins.top + 1};{screen.margins.bottom + 1}r")
+    if mo.DECOM in screen.mode:
+        out.append("\x1b[?6h")
+    row = screen.cursor.y + 1
+    if mo.DECOM in screen.mode and screen.margins is not None:
+        row -= screen.margins.top
+    _goto(out, screen.grid, columns, screen.cursor.x, screen.cursor.y, row=row)
+    out.append(sgr(screen.cursor.attrs))
+    out.append(_charsets(screen.g0_charset, screen.g1_charset, screen.charset))
+    out += [seq for flag, seq in ((mo.IRM, "\x1b[4h"), (mo.LNM, "\x1b[20h")) if flag in screen.mode]
+    if mo.DECAWM not in screen.mode:
+        out.append("\x1b[?7l")
+    if screen.cursor.hidden:
+        out.append("\x1b[?25l")
+    out += [f"\x1b[?{mode}h" for mode in sorted(screen.private_modes)]
+    if screen.keypad_application:
+        out.append("\x1b=")
+    if screen.title:
+        out.append(f"\x1b]2;{screen.title}\x07")
+    if screen.icon_name:
+        out.append(f"\x1b]1;{screen.icon_name}\x07")
+    return "".join(out)

@@ -1,0 +1,115 @@
+"""SGR (select graphic rendition): both the ``;`` and the ``:`` (ITU T.416) forms.
+
+ECMA-48 8.3.117 defines SGR; xterm's ctlseqs documents the 256-colour and direct-colour
+extensions ``38;5;N``, ``38;2;R;G;B`` and their colon forms ``38:5:N``, ``38:2::R:G:B``
+(the empty field is the colour-space id) and the underline styles ``4:0``..``4:5``.
+"""
+
+from __future__ import annotations
+
+from pyte import graphics as g
+from pyte.screens import Char
+
+#: One SGR parameter: the main value followed by its colon-separated sub-parameters.
+#: ``None`` stands for an empty field.
+Group = tuple[int | None, ...]
+
+#: The 16 colour names a cell's ``fg``/``bg`` may hold (pyte's names: colour 3 is "brown").
+COLOUR_NAMES: tuple[str, ...] = (
+    "black", "red", "green", "brown", "blue", "magenta", "cyan", "white",
+    "brightblack", "brightred", "brightgreen", "brightbrown",
+    "brightblue", "brightmagenta", "brightcyan", "brightwhite",
+)  # fmt: skip
+
+_FLAGS: dict[int, tuple[str, bool]] = {
+    1: ("bold", True),
+    3: ("italics", True),
+    4: ("underscore", True),
+    5: ("blink", True),
+    6: ("blink", True),
+    7: ("reverse", True),
+    9: ("strikethrough", True),
+    21: ("underscore", True),  # doubly underlined (xterm)
+    22: ("bold", False),
+    23: ("italics", False),
+    24: ("underscore", False),
+    25: ("blink", False),
+    27: ("reverse", False),
+    29: ("strikethrough", False),
+}
+
+_FG: dict[int, str] = {30 + i: name for i, name in enumerate(COLOUR_NAMES[:8])}
+_FG.update({90 + i: name for i, name in enumerate(COLOUR_NAMES[8:])})
+_FG[39] = "default"
+_BG: dict[int, str] = {40 + i: name for i, name in enumerate(COLOUR_NAMES[:8])}
+_BG.update({100 + i: name for i, name in enumerate(COLOUR_NAMES[8:])})
+_BG[49] = "default"
+
+_DEFAULT = Char(" ")
+
+
+def _colour(fields: list[int | None]) -> str | None:
+    """Decode the fields after 38/48: ``5, N`` or ``2, R, G, B``; ``None`` if malformed."""
+    if not fields:
+        return None
+    kind = fields[0]
+    if kind == 5 and len(fields) >= 2 and fields[1] is not None and 0 <= fields[1] <= 255:
+        return g.FG_BG_256[fields[1]]
+    if kind == 2 and len(fields) >= 4:
+        rgb = [min(v or 0, 255) for v in fields[1:4]]
+        return "{:02x}{:02x}{:02x}".format(*rgb)
+    return None
+
+
+def _extended(code: int, group: Group, rest: list[Group]) -> tuple[str | None, int]:
+    """Decode a 38/48/58 colour; return the colour and how many following groups it used."""
+    if len(group) > 1:  # colon form: everything is in this one group
+        sub = list(group[1:])
+        if sub and sub[0] == 2 and len(sub) >= 5:
+            sub = [2, *sub[2:5]]  # 38:2:<colour space>:R:G:B
+        return _colour(sub), 0
+    # semicolon form: the fields are the following groups
+    kind = rest[0][0] if rest else None
+    used = 2 if kind == 5 else 4 if kind == 2 else 1
+    fields = [grp[0] for grp in rest[:used]]
+    return _colour(fields), min(used, len(rest))
+
+
+def apply_sgr(attrs: Char, groups: tuple[Group, ...]) -> Char:
+    """Return ``attrs`` with the SGR parameters ``groups`` applied.
+
+    Unknown or malformed parameters are skipped; the function never raises.
+
+    Args:
+        attrs: the current pen (a pyte ``Char``; its ``data`` is ignored).
+        groups: the parameters, one group per ``;``-separated field.
+
+    Returns:
+        The new pen.
+    """
+    if not groups:
+        return _DEFAULT
+    changes: dict[str, str | bool] = {}
+    i = 0
+    while i < len(groups):
+        group = groups[i]
+        code = group[0] or 0
+        i += 1
+        if code == 0:
+            changes = dict(_DEFAULT._asdict())
+            del changes["data"]
+        elif code == 4 and len(group) > 1:
+            changes["underscore"] = bool(group[1])  # 4:0 off, 4:1..4:5 underline styles
+        elif code in _FLAGS:
+            name, on = _FLAGS[code]
+            changes[name] = on
+        elif code in _FG:
+            changes["fg"] = _FG[code]
+        elif code in _BG:
+            changes["bg"] = _BG[code]
+        elif code in (38, 48, 58):
+            colour, used = _extended(code, group, list(groups[i : i + 4]))
+            i += used
+            if colour is not None and code != 58:  # 58 is the underline colour: not modelled
+                changes["fg" if code == 38 else "bg"] = colour
+    return attrs._replace(**changes) if changes else attrs  # type: ignore[arg-type]

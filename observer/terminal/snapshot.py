@@ -1,0 +1,116 @@
+"""Explicit state copies of a model (``copy.deepcopy`` of a pyte screen shares state)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from pyte.screens import Char, Margins, Savepoint
+
+from observer.terminal.cells import Grid, Line
+from observer.terminal.screen import VTScreen
+from observer.terminal.stream import VTStream
+
+Rows = tuple[tuple[Char, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalSnapshot:
+    """Everything a model needs to continue exactly where the snapshot was taken."""
+
+    columns: int
+    lines: int
+    grid: Rows
+    other: Rows
+    alternate: bool
+    history: tuple[Line, ...]
+    cursor: tuple[int, int, Char, bool]
+    saved: tuple[tuple[str, Savepoint], ...]
+    margins: Margins | None
+    mode: frozenset[int]
+    private_modes: frozenset[int]
+    keypad_application: bool
+    title: str
+    icon_name: str
+    charsets: tuple[str, str, int]
+    tabstops: frozenset[int]
+    bells: int
+    last_char: str
+    parser: tuple[str, str | None, tuple[str, ...], int, bool, tuple[bytes, int]]
+
+
+def _rows(grid: Grid) -> Rows:
+    return tuple(map(tuple, grid))
+
+
+def _grid(rows: Rows) -> Grid:
+    return list(map(list, rows))
+
+
+def _savepoint(saved: Savepoint) -> Savepoint:
+    return saved._replace(cursor=copy.copy(saved.cursor))
+
+
+def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
+    """Copy the state of a screen and its parser."""
+    c = screen.cursor
+    return TerminalSnapshot(
+        columns=screen.columns,
+        lines=screen.lines,
+        grid=_rows(screen.grid),
+        other=_rows(screen._other),
+        alternate=screen.alternate,
+        history=tuple(screen.history),  # rows in the scrollback are never modified
+        cursor=(c.x, c.y, c.attrs, c.hidden),
+        saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
+        margins=screen.margins,
+        mode=frozenset(screen.mode),
+        private_modes=frozenset(screen.private_modes),
+        keypad_application=screen.keypad_application,
+        title=screen.title,
+        icon_name=screen.icon_name,
+        charsets=(screen.g0_charset, screen.g1_charset, screen.charset),
+        tabstops=frozenset(screen.tabstops),
+        bells=screen.bells,
+        last_char=screen.last_char,
+        parser=(
+            stream.pending,
+            stream.string,
+            tuple(stream.string_kept),
+            stream.string_length,
+            stream.ignoring_csi,
+            stream.decoder.getstate(),
+        ),
+    )
+
+
+def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
+    """Make ``screen`` and ``stream`` equal to the snapshot (which stays reusable)."""
+    screen.columns, screen.lines = snap.columns, snap.lines
+    screen.grid, screen._other = _grid(snap.grid), _grid(snap.other)
+    screen.wide_seen = True  # conservative: the snapshot may hold wide characters
+    screen.alternate = snap.alternate
+    screen.history.clear()
+    screen.history.extend(snap.history)
+    x, y, attrs, hidden = snap.cursor
+    screen.cursor.x, screen.cursor.y, screen.cursor.attrs, screen.cursor.hidden = (
+        x,
+        y,
+        attrs,
+        hidden,
+    )
+    screen._saved = {slot: _savepoint(sp) for slot, sp in snap.saved}
+    screen.margins = snap.margins
+    screen.mode = set(snap.mode)
+    screen.private_modes = set(snap.private_modes)
+    screen.keypad_application = snap.keypad_application
+    screen.title, screen.icon_name = snap.title, snap.icon_name
+    screen.g0_charset, screen.g1_charset, screen.charset = snap.charsets
+    screen.tabstops = set(snap.tabstops)
+    screen.bells = snap.bells
+    screen.last_char = snap.last_char
+    pending, string, kept, length, ignoring, decoder = snap.parser
+    stream.pending, stream.string, stream.string_kept = pending, string, list(kept)
+    stream.string_length, stream.ignoring_csi = length, ignoring
+    stream.decoder.setstate(decoder)
+    screen.dirty.update(range(screen.lines))

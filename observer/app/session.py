@@ -69,7 +69,8 @@ class LiveSession:
     gaps: int = 0
     resyncs: int = 0
     last_output: float | None = None
-    last_bell: float | None = None
+    bell_in_last_output: bool = False
+    """The latest output rang the bell (agents ring it when they ask something)."""
     _listeners: list[Listener] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -140,8 +141,7 @@ class LiveSession:
         bells = self.model.bells
         dirty = self.model.feed(data)
         self.last_output = now
-        if self.model.bells != bells:
-            self.last_bell = now
+        self.bell_in_last_output = self.model.bells != bells
         self.title = sanitize(self.model.title) or self.title
         self._changed(dirty, False)
 
@@ -173,8 +173,7 @@ class LiveSession:
         if self.last_output is None:
             return "starting", 0.0
         quiet = max(0.0, now - self.last_output)
-        rang = self.last_bell is not None and self.last_bell >= self.last_output - 0.5
-        if rang and quiet >= WAIT_AFTER_BELL:
+        if self.bell_in_last_output and quiet >= WAIT_AFTER_BELL:
             return "waiting", quiet
         if quiet >= WAIT_AFTER_PROMPT and self._cursor_line_is_prompt():
             return "waiting", quiet

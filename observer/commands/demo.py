@@ -48,8 +48,8 @@ async def _run(args: argparse.Namespace) -> int:
     from observer.config import config_dir, load_config
     from observer.demo import AGENT
     from observer.secrets import Secret
-    from observer.server import Server  # type: ignore[import-not-found,unused-ignore]
-    from observer.tokens import Authenticator, TokenStore  # type: ignore[import-not-found,unused-ignore]
+    from observer.server import Server
+    from observer.tokens import Authenticator, TokenStore
     from observer.transport import Connection, ConnectionSettings
 
     token = secrets.token_urlsafe(32)  # held only in this process's memory

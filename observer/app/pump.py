@@ -18,6 +18,7 @@ from observer.app.source import SourceEvent
 from observer.protocol.events import (
     ControlChanged,
     ErrorReported,
+    Exited,
     OutputReceived,
     SessionStarted,
     SnapshotReceived,
@@ -82,7 +83,7 @@ async def pump(
         told = session.apply(event, clock())
         if told is not None:
             notice(session, told)
-        if isinstance(event, ControlChanged | SessionStarted | ErrorReported):
+        if isinstance(event, ControlChanged | SessionStarted | ErrorReported | Exited):
             control(session)
         if got - started >= TIME_SLICE:
             await asyncio.sleep(0)

@@ -124,6 +124,7 @@ class LiveSession:
             self.title = sanitize(event.title)
         elif isinstance(event, Exited):
             self.exited, self.exit_status = True, event.status
+            self.holder = "none"  # nothing left to type into
             return Notice(f"The agent exited with status {event.status}", "warning")
         elif isinstance(event, ErrorReported):
             return Notice(sanitize(event.message) or sanitize(event.code), "warning")

@@ -55,7 +55,10 @@ class StatusBar(Widget):
         text.append(" │ ")
         text.append(session.label)
         if session.latency is not None:
-            text.append(f" │ {session.latency * 1000:.0f} ms")
+            milliseconds = session.latency * 1000
+            text.append(
+                f" │ {milliseconds:.1f} ms" if milliseconds < 10 else f" │ {milliseconds:.0f} ms"
+            )
         text.append(f" │ {session.watchers} watching")
         if session.source.recording:
             text.append(" │ ")

@@ -110,6 +110,7 @@ class TerminalView(Widget, can_focus=True):
         self._last_frame = 0.0
         self._sync_since: float | None = None
         self._window: _Window | None = None
+        self._window_key: tuple[object, ...] = ()
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._history_len = 0
 
@@ -196,9 +197,21 @@ class TerminalView(Widget, can_focus=True):
         return 0 if model.alternate else len(model.history)
 
     def _layout(self) -> _Window:
-        if self._window is not None:
-            return self._window
         model = self.session.model
+        key = (
+            id(model),
+            model.cols,
+            model.rows,
+            model.cursor_x,
+            model.cursor_y,
+            model.alternate,
+            len(model.history),
+            self.back,
+            self.size,
+        )
+        if self._window is not None and key == self._window_key:
+            return self._window
+        self._window_key = key
         height, width = self.size.height, self.size.width
         if self.back:
             height -= 1  # the "new lines" indicator
@@ -261,6 +274,8 @@ class TerminalView(Widget, can_focus=True):
             cells = model.history[virtual]
             return Strip(cells_to_segments(cells, self.palette), len(cells))
         row = virtual - history
+        if not 0 <= row < model.rows:
+            return Strip.blank(model.cols)
         cursor = (
             model.cursor_x
             if (model.cursor_visible and row == model.cursor_y and not self.back)

@@ -42,9 +42,11 @@ class ObserverApp(App[int]):
         idle_release: float = 300.0,
         scrollback: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
+        screenshot_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.clock = clock
+        self.screenshot_dir = screenshot_dir or Path.cwd()
         """Monotonic seconds for agent states (injected: screenshots and tests freeze it)."""
         self.sessions = [LiveSession(source, scrollback=scrollback) for source in sources]
         self.idle_release = idle_release
@@ -153,10 +155,10 @@ class ObserverApp(App[int]):
                 "Interrupt the agent", "Send one Ctrl-C (ctrl+x)", screen.action_interrupt
             )
 
-    def action_save_svg(self, path: str | None = None) -> None:
-        """Save the current view as SVG and say where."""
+    def action_save_svg(self) -> None:
+        """Save the current view as SVG (in ``screenshot_dir``) and say where."""
         try:
-            saved = self.save_screenshot(path=path)
+            saved = self.save_screenshot(path=str(self.screenshot_dir))
         except OSError as error:
             self.notify(f"Could not save the screenshot: {error}", severity="error", markup=False)
             return

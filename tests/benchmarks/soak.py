@@ -175,9 +175,9 @@ def flat(values: list[float], relative: float, absolute: float) -> tuple[bool, f
 def orchestrate(minutes: float, gigabytes: float) -> int:
     rate = gigabytes * 1e9 / (minutes * 60)
     folder = Path(tempfile.mkdtemp(prefix="observer-soak-"))
+    tokens = str(folder / "tokens")
     token = subprocess.run(
-        [sys.executable, "-m", "observer", "token", "issue", "control", "--file", "tokens"],
-        cwd=folder,
+        [sys.executable, "-m", "observer", "token", "issue", "control", "--file", tokens],
         capture_output=True,
         text=True,
         check=True,

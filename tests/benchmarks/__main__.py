@@ -181,7 +181,7 @@ MODULES: dict[str, Module] = {
     "replay": Module(
         ["--minutes", "10", "--mib", "8", "--seeks", "30", "--baseline-seeks", "3"], [], _replay
     ),
-    "live": Module(["--mib", "4", "--presses", "20"], [], _markdown_rows),
+    "live": Module(["--mib", "4", "--presses", "20", "--flood-repeat", "3"], [], _markdown_rows),
 }
 
 

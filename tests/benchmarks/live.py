@@ -3,14 +3,14 @@ alone, and keys under a flood in the real app. Not collected by pytest.
 
 Run from the repository root::
 
-    python -m tests.benchmarks.live [--mib 8] [--presses 40]
+    python -m tests.benchmarks.live [--mib 8] [--presses 40] [--flood-repeat 6]
 
 - pipeline: a program in the server's PTY ``cat``s an agent-like corpus (plain log, coloured
   listings, full-screen redraws); a real ``Connection`` feeds every frame into a
   ``TerminalModel``; MB/s from the start of the output to the client holding its end, as a ratio
   to feeding the same bytes into a model directly (goal >= 0.8);
 - keys: the app (``ObserverApp`` in ``run_test``, live connection, control mode) presses a key
-  every 50 ms while the agent floods; latency is from the press to the byte arriving at the PTY
+  every 50 ms while the agent floods (the corpus FLOOD_REPEAT times: 48 MiB by default); latency is from the press to the byte arriving at the PTY
   (the program logs its stdin), p50/p99, idle and under the flood, against a bare WebSocket echo
   round trip on loopback; frames rendered per second; time from the agent's last byte to the view
   showing it; and whether the final screen equals the emulator's screen of the same bytes.
@@ -45,6 +45,7 @@ AGENT = """
 import os, sys, threading, time, tty
 tty.setraw(0)
 log, corpus, go = open(sys.argv[1], "ab", buffering=0), sys.argv[2], sys.argv[3]
+repeat = int(sys.argv[4])
 def keep_input():
     while data := os.read(0, 1024):
         log.write(data)
@@ -53,9 +54,10 @@ out = os.fdopen(1, "wb")
 out.write(b"ready> "); out.flush()
 while not os.path.exists(go):
     time.sleep(0.005)
-with open(corpus, "rb") as f:
-    while chunk := f.read(65536):
-        out.write(chunk); out.flush()
+data = open(corpus, "rb").read()
+for _ in range(repeat):
+    for i in range(0, len(data), 65536):
+        out.write(data[i : i + 65536]); out.flush()
 out.write(b"\\x1b[0m\\r\\nEND-OF-FLOOD"); out.flush()
 open(go + ".ended", "w").write(repr(time.monotonic()))
 threading.Event().wait()
@@ -100,8 +102,9 @@ class Agent:
     """``observer serve`` in a process of its own (as in a sandbox: its model parses on its own
     core), running :data:`AGENT` over a corpus file."""
 
-    def __init__(self, folder: Path, data: bytes) -> None:
-        self.folder, self.size = folder, len(b"ready> ") + len(data) + len(END) + 6
+    def __init__(self, folder: Path, data: bytes, repeat: int = 1) -> None:
+        self.folder, self.repeat = folder, repeat
+        self.size = len(b"ready> ") + len(data) * repeat + len(END) + 6
         (folder / "corpus").write_bytes(data)
         self.keys, self.go_file = folder / "keys", folder / "go"
         self.port = free_port()
@@ -122,7 +125,7 @@ class Agent:
             [
                 *(sys.executable, "-m", "observer", "serve", "--listen", f"127.0.0.1:{self.port}"),
                 *("--tokens", str(tokens), "--identifier", "agent", "--size", f"{cols}x{rows}"),
-                *("--", *command, str(self.go_file)),
+                *("--", *command, str(self.go_file), str(self.repeat)),
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -224,14 +227,14 @@ class KeyFigures:
     same_screen: bool
 
 
-async def keys_under_flood(folder: Path, data: bytes, presses: int) -> KeyFigures:
+async def keys_under_flood(folder: Path, data: bytes, presses: int, repeat: int) -> KeyFigures:
     from textual import events
 
     from observer.app.app import ObserverApp
     from observer.app.live import ConnectionSource
     from observer.app.widgets.terminal_view import TerminalView
 
-    async with Agent(folder, data) as agent:
+    async with Agent(folder, data, repeat) as agent:
         source = ConnectionSource(Connection(agent.settings(), Secret(agent.token)), label="bench")
         app = ObserverApp([source])
         async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)) as pilot:
@@ -273,7 +276,7 @@ async def keys_under_flood(folder: Path, data: bytes, presses: int) -> KeyFigure
             catch_up = max(0.0, marks["view"] - ended)
             fps = (view.frames - frames) / (marks["view"] - started)
             reference = TerminalModel(*SIZE)
-            reference.feed(b"ready> " + data + b"\x1b[0m\r\nEND-OF-FLOOD")
+            reference.feed(b"ready> " + data * repeat + b"\x1b[0m\r\nEND-OF-FLOOD")
             same = session.model.text() == reference.text()
     return KeyFigures(idle, flood, fps, catch_up, same)
 
@@ -291,7 +294,7 @@ def p(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(mib: float, presses: int) -> list[Row]:
+async def measure(mib: float, presses: int, repeat: int) -> list[Row]:
     data = corpus(mib)
     alone = emulator_alone(data)
     with tempfile.TemporaryDirectory() as tmp:
@@ -299,7 +302,7 @@ async def measure(mib: float, presses: int) -> list[Row]:
         (Path(tmp) / "b").mkdir()
         live, gaps = await pipeline(Path(tmp) / "a", data)
         rtt = statistics.median(await websocket_echo_rtt())
-        keys = await keys_under_flood(Path(tmp) / "b", data, presses)
+        keys = await keys_under_flood(Path(tmp) / "b", data, presses, repeat)
     ms = 1000
     idle50, flood50, flood99 = p(keys.idle, 0.5), p(keys.flood, 0.5), p(keys.flood, 0.99)
     return [
@@ -318,7 +321,7 @@ async def measure(mib: float, presses: int) -> list[Row]:
             f"{idle50 / (2 * rtt + 0.002):.2f} of goal",
         ),
         Row(
-            f"keystroke → PTY under the flood, p50 / p99 ({len(keys.flood)} presses)",
+            f"keystroke → PTY under a {mib * repeat:g} MiB flood, p50 / p99 ({len(keys.flood)} presses)",
             "p99 < 100 ms",
             f"idle p50 {idle50 * ms:.1f} ms",
             f"{flood50 * ms:.1f} / {flood99 * ms:.1f} ms",
@@ -352,8 +355,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=float, default=8.0, help="agent output per scenario")
     parser.add_argument("--presses", type=int, default=40, help="keys pressed during the flood")
+    parser.add_argument("--flood-repeat", type=int, default=6, help="corpus copies in the flood")
     args = parser.parse_args()
-    rows = asyncio.run(measure(args.mib, args.presses))
+    rows = asyncio.run(measure(args.mib, args.presses, args.flood_repeat))
     print("| figure | goal | anchor (same run) | measured | ratio |")
     print("|---|---|---|---|---|")
     for row in rows:

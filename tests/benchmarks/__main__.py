@@ -164,6 +164,41 @@ def _replay(out: str) -> list[Row]:
     return rows
 
 
+def _app_flood(out: str) -> list[Row]:
+    rows: list[Row] = []
+    flood = re.search(r"([\d.]+ MB) flood", out)
+    size = flood.group(1) if flood else "the"
+    for name, idle, loaded, ratio in re.findall(
+        r"^((?:key \w+ p\d+ \(ms\))|frames per second)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
+        out,
+        re.M,
+    ):
+        unit = "" if name.startswith("frames") else " ms"
+        label = name.replace(" (ms)", "")
+        goal = "< 100 ms" if label == "key handled p99" else "—"
+        rows.append(
+            (
+                f"app: {label} under a {size} flood",
+                goal,
+                f"idle: {idle}{unit}",
+                f"{loaded}{unit}",
+                ratio,
+            )
+        )
+    same = re.search(r"final screen equals the model fed the same bytes: (\w+)", out)
+    if same:
+        rows.append(
+            (
+                "app: final screen after the flood equals the model's",
+                "yes",
+                "model fed the bytes",
+                same.group(1),
+                "—",
+            )
+        )
+    return rows
+
+
 def _markdown_rows(out: str) -> list[Row]:
     rows: list[Row] = []
     for line in out.splitlines():
@@ -174,6 +209,7 @@ def _markdown_rows(out: str) -> list[Row]:
 
 
 MODULES: dict[str, Module] = {
+    "app_flood": Module(["--mb", "10", "--keys", "20"], [], _app_flood),
     "terminal": Module(["--mib", "0.25", "--repeat", "1"], [], _terminal),
     "server": Module(["--megabytes", "10", "--rounds", "1"], [], _server),
     "client_faults": Module(["--cuts", "20"], [], _client_faults),

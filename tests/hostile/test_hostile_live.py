@@ -57,6 +57,13 @@ async def repaint_everything(pilot: Pilot[int]) -> None:
     await until(lambda: "END-OF-HOSTILE" in host_output(), "the final screen on the host")
 
 
+async def assert_the_remote_size_is_kept(agent: HostileAgent) -> None:
+    """The host terminal's resize never resized the PTY (the remote size is authoritative)."""
+    await asyncio.sleep(0.2)
+    model = agent.server.sessions["agent"].model  # type: ignore[attr-defined]
+    assert (model.cols, model.rows) == SIZE
+
+
 def assert_nothing_foreign_reached_the_host(app_output: str) -> None:
     assert app_output, "the capturing driver saw no output: the check would prove nothing"
     assert "END-OF-HOSTILE" in app_output  # the agent's screen was rendered for the host
@@ -92,6 +99,7 @@ async def test_a_watcher_survives_every_payload_and_the_pty_gets_only_the_server
         assert not any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in status(app))
         assert "\u202e" not in status(app)
         await repaint_everything(pilot)
+        await assert_the_remote_size_is_kept(agent)
     assert_nothing_foreign_reached_the_host(host_output())
 
 
@@ -113,4 +121,6 @@ async def test_a_controller_sends_only_what_the_user_typed(agent: HostileAgent) 
         print(f"keys reached the PTY {1000 * (time.monotonic() - pressed):.0f} ms after the press")
         assert app.is_running and app.return_code is None
         await repaint_everything(pilot)
+        await assert_the_remote_size_is_kept(agent)
+        assert agent.pty_input() == expected + b"ok\r"
     assert_nothing_foreign_reached_the_host(host_output())

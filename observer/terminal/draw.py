@@ -51,7 +51,7 @@ class DrawMixin(pyte.Screen):
         return cache
 
     def run(self, data: str) -> tuple[Char, ...]:
-        """The cells of an ASCII run in the current pen; short runs are cached."""
+        """The cells of a run of narrow text in the current pen; short runs are cached."""
         attrs = self.cursor.attrs
         if attrs is not self._pen:
             self._cells()
@@ -59,13 +59,14 @@ class DrawMixin(pyte.Screen):
         cells = runs.get(data)
         if cells is None:
             cells = tuple(map(self._pen_cells.__getitem__, data))
-            if len(data) <= 32:
-                if len(runs) >= 1024:
+            if len(data) <= 128:
+                if len(runs) >= 256:
                     runs.clear()
                 runs[data] = cells
         return cells
 
-    def _all_narrow(self, data: str) -> bool:
+    def all_narrow(self, data: str) -> bool:
+        """Whether every character of ``data`` takes exactly one column."""
         chars = set(data)
         if chars <= self._narrow:
             return True
@@ -89,7 +90,7 @@ class DrawMixin(pyte.Screen):
         self._draw_translated(data)
 
     def _draw_translated(self, data: str) -> None:
-        if (data.isascii() or self._all_narrow(data)) and mo.IRM not in self.mode:
+        if (data.isascii() or self.all_narrow(data)) and mo.IRM not in self.mode:
             cursor = self.cursor
             x = cursor.x
             end = x + len(data)

@@ -152,12 +152,17 @@ class EditMixin(pyte.Screen):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them)."""
         x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
-        spans = {0: (x, self.columns), 1: (0, min(x + 1, self.columns)), 2: (0, self.columns)}
-        if how in spans:
-            start, stop = spans[how]
-            if start < stop:
-                self._fill(self.grid[self.cursor.y], start, stop)
-            self.dirty.add(self.cursor.y)
+        if how == 0:
+            start, stop = x, self.columns
+        elif how == 1:
+            start, stop = 0, min(x + 1, self.columns)
+        elif how == 2:
+            start, stop = 0, self.columns
+        else:
+            return
+        if start < stop:
+            self._fill(self.grid[self.cursor.y], start, stop)
+        self.dirty.add(self.cursor.y)
 
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
         """ED: 0 below, 1 above, 2 everything; 3 erases the scrollback (xterm)."""

@@ -147,12 +147,12 @@ class VTStream(pyte.Stream):
                     end = x + len(data)
                     if (
                         end <= screen.columns
-                        and data.isascii()
+                        and (data.isascii() or screen.all_narrow(data))
                         and screen.g0_charset is ascii_set
                         and not (screen.charset or screen.wide_seen)
                         and irm not in screen.mode
                     ):
-                        # The hot path, inlined: ASCII text that fits in the row.
+                        # The hot path, inlined: narrow text that fits in the row.
                         screen.grid[cursor.y][x:end] = screen.run(data)
                         cursor.x = end
                         screen.dirty.add(cursor.y)

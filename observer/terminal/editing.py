@@ -23,7 +23,7 @@ class EditMixin(pyte.Screen):
     grid: Grid
     alternate: bool
     wide_seen: bool
-    history: deque[Line]
+    history: deque[tuple[Char, ...]]
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ class EditMixin(pyte.Screen):
         grid = self.grid
         count = min(count, bottom - top + 1)
         if keep and top == 0 and not self.alternate and self.history.maxlen:
-            self.history.extend(grid[:count])
+            self.history.extend(map(tuple, grid[:count]))  # tuples: immutable, GC-untracked
         del grid[top : top + count]
         at = bottom - count + 1
         grid[at:at] = blank_grid(self.columns, count, self._blank())

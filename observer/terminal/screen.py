@@ -11,7 +11,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit
+from observer.terminal.cells import BLANK, CellCache, Grid, blank_grid, fit
 from observer.terminal.draw import ASCII_PRINTABLE, DrawMixin
 from observer.terminal.editing import EditMixin
 from observer.terminal.sanitize import sanitize_title
@@ -35,7 +35,7 @@ class VTScreen(EditMixin, DrawMixin):
     default_char = BLANK  # pyte recomputes this property on every call; it never changes here
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
-        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
+        self.history: deque[tuple[Char, ...]] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
@@ -103,7 +103,7 @@ class VTScreen(EditMixin, DrawMixin):
         needed -= dropped
         if needed:
             if not self.alternate:
-                self.history.extend(self.grid[:needed])
+                self.history.extend(map(tuple, self.grid[:needed]))
             del self.grid[:needed]
             self.cursor.y -= needed
         del self._other[lines:]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pyte.screens import Char, Margins, Savepoint
 
-from observer.terminal.cells import Grid, Line
+from observer.terminal.cells import Grid
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -23,7 +23,7 @@ class TerminalSnapshot:
     grid: Rows
     other: Rows
     alternate: bool
-    history: tuple[Line, ...]
+    history: tuple[tuple[Char, ...], ...]
     cursor: tuple[int, int, Char, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None

@@ -49,6 +49,7 @@ _TOKEN = re.compile(
     rf"|((?:{_SIMPLE}|\r\n)+)"  # 4: sequences and line ends alone
     r"|\x1b\[([0-?]*)([ -/]*)([@-~])"  # 5-7: any other well-formed CSI
     r"|([\x00-\x1a\x1c-\x1f])"  # 8: a C0 control other than ESC
+    r"|([\s\S])"  # 9: anything else (ESC sequences, strings, DEL, C1): handled one by one
 )
 _CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
 _CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~])")
@@ -123,23 +124,22 @@ class VTStream(pyte.Stream):
             pos = self._string(text, 0)
         elif self.ignoring_csi:
             pos = self._skip_csi(text, 0)
-        match = _TOKEN.match
+        while pos < n:
+            pos = self._tokens(text, pos)
+
+    def _tokens(self, text: str, pos: int) -> int:
+        """Dispatch tokens from ``pos``; returns where to go on when a sequence outside the
+        token pattern consumed more than one character (or the end)."""
         screen = self.screen
         draw = screen.draw
         chains = self._chains
         ascii_set = cs.LAT1_MAP
         irm = mo.IRM
-        while pos < n:
-            m = match(text, pos)
+        for m in _TOKEN.finditer(text, pos):
             try:
-                if m is None:
-                    pos = self._unmatched(text, pos)
-                    screen.last_char = ""
-                    continue
-                pos = m.end()
                 kind = m.lastindex
                 if kind == 3:
-                    before, data, after = m.groups()[:3]
+                    before, data, after = m.group(1, 2, 3)
                     if before:
                         (chains.get(before) or self._chain(before))()
                     cursor = screen.cursor
@@ -162,21 +162,26 @@ class VTStream(pyte.Stream):
                     if after:
                         (chains.get(after) or self._chain(after))()
                         screen.last_char = ""  # REP repeats only what was printed just before
-                elif kind == 4:
-                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
-                    screen.last_char = ""
-                elif kind == 7:
+                    continue
+                if kind == 7:
                     key = m.group()
                     action = self._cache.get(key)
                     if action is None:
                         action = self._compile(key, m.group(5), m.group(6), m.group(7))
-                    action()
-                    screen.last_char = ""
-                else:
+                    action()  # REP (only here) still sees the last printed character
+                screen.last_char = ""
+                if kind == 4:
+                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
+                elif kind == 8:
                     self._controls.get(m.group(8), _noop)()
-                    screen.last_char = ""
+                elif kind == 9:
+                    start = m.start()
+                    after_it = self._unmatched(text, start)
+                    if after_it != start + 1:
+                        return after_it  # re-tokenize from there
             except Exception:  # the guard: one bad sequence never stops the stream
                 screen.recover()
+        return len(text)
 
     # -- control sequences -----------------------------------------------------------------
 

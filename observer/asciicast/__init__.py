@@ -1,1 +1,53 @@
-"""asciicast v1/v2/v3 reading and writing, and pure event transforms."""
+"""asciicast v1/v2/v3 reading and writing, and pure event transforms.
+
+Pure: readers take an iterable of lines, writers a text stream; nothing here opens a file.
+"""
+
+from __future__ import annotations
+
+from observer.asciicast.events import (
+    EXIT,
+    INPUT,
+    KNOWN_CODES,
+    MARKER,
+    MAX_SIZE,
+    MIN_SIZE,
+    OUTPUT,
+    RESIZE,
+    Event,
+    Header,
+    check_size,
+    format_size,
+    parse_size,
+)
+from observer.asciicast.reader import CastReader, read_header
+from observer.asciicast.redact import Redactor
+from observer.asciicast.transforms import cap_idle, shift, speed, until
+from observer.asciicast.writer import FORMATS, CastFormat, CastWriter, TextSink
+
+__all__ = [
+    "EXIT",
+    "FORMATS",
+    "INPUT",
+    "KNOWN_CODES",
+    "MARKER",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "OUTPUT",
+    "RESIZE",
+    "CastFormat",
+    "CastReader",
+    "CastWriter",
+    "Event",
+    "Header",
+    "Redactor",
+    "TextSink",
+    "cap_idle",
+    "check_size",
+    "format_size",
+    "parse_size",
+    "read_header",
+    "shift",
+    "speed",
+    "until",
+]

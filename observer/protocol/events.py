@@ -40,6 +40,10 @@ class SessionStarted:
     holder: Holder
     watchers: int
     title: str
+    complete: bool = True
+    """False when the peer sends no snapshot (raw, ttyd, Jupyter): the screen starts from what
+    arrives after we joined and may lack what was drawn before. The UI says so until a full
+    repaint. Defaults to True, so code written before this field existed is unaffected."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,246 @@
+"""``observer serve``: the sandbox endpoint, a PTY per identifier over ``observer.v1``."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+NAME = "serve"
+HELP = "run a command on a PTY and serve it to observers (the sandbox endpoint)"
+DESCRIPTION = """\
+Run COMMAND on a pseudo-terminal (one per identifier) and let observers watch it and, with a
+control token, take over its keyboard, over one WebSocket per observer (protocol observer.v1).
+The server keeps no secret: --tokens names a file of token digests (create entries with
+`observer token issue`), --jwt-public-key a public key. Without either it refuses to start, unless
+it listens on loopback and you pass --insecure-no-auth.
+"""
+EPILOG = """\
+examples:
+  observer token issue control --file tokens.txt      # prints the token once
+  observer serve --tokens tokens.txt -- bash
+  observer serve --listen 0.0.0.0:8765 --tokens tokens.txt --identifier agent-1 -- claude
+  observer serve --insecure-no-auth -- python3 -m http.server   # loopback experiments only
+
+Clients connect to ws://HOST:PORT/?identifier=default&api-version=2024-02-02-preview
+with the header `Authorization: Bearer <token>`; behind a TLS proxy the URL is wss://.
+"""
+
+DEFAULT_LISTEN = "127.0.0.1:8765"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the server's options and the command to run."""
+    parser.add_argument(
+        "--listen",
+        default=DEFAULT_LISTEN,
+        metavar="HOST:PORT",
+        help=f"address to listen on (default {DEFAULT_LISTEN})",
+    )
+    parser.add_argument(
+        "--tokens", type=Path, metavar="FILE", help="file of '<watch|control> sha256:<hex>' lines"
+    )
+    parser.add_argument(
+        "--jwt-public-key",
+        type=Path,
+        metavar="PEM",
+        help="accept JWTs signed by this public key (needs observer[jwt])",
+    )
+    parser.add_argument("--jwt-audience", metavar="AUD", help="required JWT audience")
+    parser.add_argument("--jwt-issuer", metavar="ISS", help="required JWT issuer")
+    parser.add_argument(
+        "--jwt-role-claim",
+        default="role",
+        metavar="CLAIM",
+        help="claim whose value 'control' grants control (default: role)",
+    )
+    parser.add_argument(
+        "--identifier",
+        action="append",
+        metavar="ID",
+        help="session to start now (repeatable; default: 'default')",
+    )
+    parser.add_argument(
+        "--create-on-connect",
+        action="store_true",
+        help="start a session for an unknown identifier when a client asks for it",
+    )
+    parser.add_argument(
+        "--size", default="120x40", metavar="COLSxROWS", help="PTY size (default 120x40)"
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="browser Origin allowed to connect (repeatable; default: none)",
+    )
+    parser.add_argument(
+        "--insecure-no-auth",
+        action="store_true",
+        help="admit everybody with control; only with a loopback --listen",
+    )
+    parser.add_argument(
+        "--compress",
+        action="store_true",
+        help="offer permessage-deflate (less bandwidth, more CPU per watcher)",
+    )
+    parser.add_argument(
+        "command",
+        nargs=argparse.REMAINDER,
+        metavar="-- COMMAND [ARGS...]",
+        help="program to run on the PTY",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM or SIGINT; then close clients with 1001 and end the children."""
+    import asyncio
+    import logging
+
+    from observer.errors import UsageError
+
+    # The PTY reader thread must get the GIL back quickly: the PTY holds ~20 KiB, and the
+    # default 5 ms switch interval would cap the agent's output at a few MB/s under load.
+    sys.setswitchinterval(0.0005)
+
+    command = list(args.command)
+    if command[:1] == ["--"]:
+        command = command[1:]
+    if not command:
+        raise UsageError("no command to run — put it after `--`, e.g. `observer serve ... -- bash`")
+    host, port = parse_listen(args.listen)
+    cols, rows = parse_size(args.size)
+    auth = _authenticator(args, host)
+    logging.basicConfig(level=logging.INFO, format="observer serve: %(message)s", stream=sys.stderr)
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "auth": auth,
+        "insecure": auth is None,
+        "identifiers": args.identifier or ["default"],
+        "create_on_connect": args.create_on_connect,
+        "size": (cols, rows),
+        "allowed_origins": args.allow_origin,
+        "compression": args.compress,
+    }
+    return asyncio.run(_serve(command, options))
+
+
+async def _serve(command: list[str], options: dict[str, Any]) -> int:
+    import asyncio
+    import signal
+
+    from observer.server import Server
+
+    server = Server(command, **options)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await server.start()
+    except OSError as error:
+        await server.stop()
+        from observer.errors import UsageError
+
+        raise UsageError(
+            f"cannot listen on {options['host']}:{options['port']}: {error.strerror}"
+            " — pick another --listen address"
+        ) from None
+    ids = ", ".join(options["identifiers"])
+    print(
+        f"observer serve: {ids} on ws://{_url_host(options['host'])}:{server.port}/"
+        " — stop with Ctrl-C",
+        file=sys.stderr,
+        flush=True,
+    )
+    await stop.wait()
+    await server.stop()
+    return 0
+
+
+def _authenticator(args: argparse.Namespace, host: str) -> Any:
+    from observer.errors import UsageError
+    from observer.tokens import Authenticator, JwtVerifier, TokenStore
+
+    store = TokenStore.load(args.tokens) if args.tokens is not None else None
+    verifier = None
+    if args.jwt_public_key is not None:
+        if not args.jwt_audience:
+            raise UsageError(
+                "--jwt-public-key needs --jwt-audience — name the audience tokens carry"
+            )
+        try:
+            pem = args.jwt_public_key.read_bytes()
+        except OSError as error:
+            raise UsageError(f"cannot read {args.jwt_public_key}: {error.strerror}") from None
+        verifier = JwtVerifier(
+            pem, args.jwt_audience, issuer=args.jwt_issuer, role_claim=args.jwt_role_claim
+        )
+    if store is not None and len(store) == 0 and verifier is None:
+        raise UsageError(
+            f"{args.tokens} holds no token digest — add one with "
+            f"`observer token issue control --file {args.tokens}`"
+        )
+    if store is None and verifier is None:
+        if not args.insecure_no_auth:
+            raise UsageError(
+                "no way to authenticate observers — pass --tokens FILE (create it "
+                "with `observer token issue control --file FILE`) or --jwt-public-key"
+            )
+        if not _is_loopback(host):
+            raise UsageError(
+                "--insecure-no-auth only works with a loopback --listen address "
+                "— use --tokens to listen on other interfaces"
+            )
+        print(
+            "observer serve: WARNING: no authentication; anybody on this machine can type "
+            "into the session",
+            file=sys.stderr,
+        )
+        return None
+    if args.insecure_no_auth:
+        raise UsageError("--insecure-no-auth contradicts --tokens/--jwt-public-key — drop one")
+    return Authenticator(store, verifier)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` or ``[V6]:PORT`` to a host and a port."""
+    from observer.errors import UsageError
+
+    match = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})|([^:\[\]]+):(\d{1,5})", text)
+    if match is None:
+        raise UsageError(f"bad --listen {text!r} — use HOST:PORT, e.g. 127.0.0.1:8765")
+    host = match.group(1) or match.group(3)
+    port = int(match.group(2) or match.group(4))
+    if port > 65535:
+        raise UsageError(f"bad --listen port {port} — use 0 to 65535")
+    return host, port
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``COLSxROWS`` to two integers within 1..1000."""
+    from observer.errors import UsageError
+
+    match = re.fullmatch(r"(\d{1,4})x(\d{1,4})", text)
+    if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
+        raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host

@@ -1,0 +1,78 @@
+"""Who may type: the watch / requesting / control / released mode table, used by both sides.
+
+The client keeps one :class:`ControlMode` per connection and the server keeps one per connected
+client; both move it with :func:`next_mode` and ask :func:`may_send_input` before any keyboard byte
+or resize goes to the PTY. Read-only is therefore enforced twice by the same table: a UI bug on the
+client cannot send, and a modified client cannot get its input written by the server.
+
+Rules (one row of ``TRANSITIONS`` each):
+
+- Everybody starts in WATCH. Only CONTROL may send input or resize; every other mode sends nothing.
+- REQUEST (``take`` sent / received) moves WATCH or RELEASED to REQUESTING. Asking again while
+  REQUESTING or CONTROL changes nothing.
+- GRANTED (``control`` with ``holder: you``) moves WATCH, REQUESTING or RELEASED to CONTROL: a server
+  may grant control at connect (``mode=control``) before any ``take``.
+- DENIED (an ``error`` answering ``take``) moves REQUESTING back to WATCH.
+- RELEASE (``release`` sent / received) moves CONTROL or REQUESTING to RELEASED: input stops at once,
+  before the server confirms.
+- LOST (``control`` with ``holder`` other or none) moves CONTROL and RELEASED to WATCH. While
+  REQUESTING, another holder's name changes nothing: the answer to our ``take`` is still coming.
+- A pair missing from the table is not allowed: :func:`next_mode` returns ``None`` and the caller
+  decides (the server answers with an ``error`` frame; the client ignores it).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Final
+
+
+class ControlMode(Enum):
+    """Where one connection stands on the way to and from holding the keyboard."""
+
+    WATCH = "watch"
+    REQUESTING = "requesting"
+    CONTROL = "control"
+    RELEASED = "released"
+
+
+class ControlEvent(Enum):
+    """What happened to one connection's claim on the keyboard."""
+
+    REQUEST = "request"
+    GRANTED = "granted"
+    DENIED = "denied"
+    RELEASE = "release"
+    LOST = "lost"
+
+
+W, Q, C, R = ControlMode.WATCH, ControlMode.REQUESTING, ControlMode.CONTROL, ControlMode.RELEASED
+E = ControlEvent
+
+TRANSITIONS: Final[dict[tuple[ControlMode, ControlEvent], ControlMode]] = {
+    (W, E.REQUEST): Q,
+    (R, E.REQUEST): Q,
+    (Q, E.REQUEST): Q,
+    (C, E.REQUEST): C,
+    (W, E.GRANTED): C,
+    (Q, E.GRANTED): C,
+    (R, E.GRANTED): C,
+    (C, E.GRANTED): C,
+    (Q, E.DENIED): W,
+    (C, E.RELEASE): R,
+    (Q, E.RELEASE): R,
+    (C, E.LOST): W,
+    (R, E.LOST): W,
+    (W, E.LOST): W,
+    (Q, E.LOST): Q,
+}
+
+
+def next_mode(mode: ControlMode, event: ControlEvent) -> ControlMode | None:
+    """Return the mode after ``event``, or ``None`` if the table does not allow it."""
+    return TRANSITIONS.get((mode, event))
+
+
+def may_send_input(mode: ControlMode) -> bool:
+    """Whether keyboard input and resize requests may go to the PTY in ``mode``."""
+    return mode is ControlMode.CONTROL

@@ -1,0 +1,318 @@
+"""Crash-safe asciicast recording of a live session, and opening recordings for reading.
+
+The file is line-buffered: every event is one line, handed to the operating system by the time
+``output()``/``marker()``/... return. A killed observer (even ``kill -9``) therefore leaves a playable
+file holding every event recorded before the kill; at worst the last line is cut mid-write, and the
+reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`). On top of that the
+file is ``fsync``-ed at every marker, at exit and at close, so markers survive even a power loss.
+
+The header carries the size, title, theme, session identifier and the endpoint's host only: never a
+URL's path, query or user info (where tokens hide), and no environment dump.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Final
+from urllib.parse import urlsplit
+
+from observer.asciicast import (
+    EXIT,
+    INPUT,
+    MARKER,
+    MAX_SIZE,
+    MIN_SIZE,
+    OUTPUT,
+    RESIZE,
+    CastFormat,
+    CastReader,
+    CastWriter,
+    Header,
+    format_size,
+)
+from observer.asciicast.redact import Redactor
+from observer.errors import InvalidState, ObserverError, UsageError
+
+Clock = Callable[[], float]
+
+HOLD_LIMIT: Final = 0.1
+"""Seconds text may be held back for redaction before :meth:`Recorder.tick` writes it anyway."""
+
+
+class Mark:
+    """Marker labels the observer writes itself (a user's own mark carries the user's text).
+
+    Players list markers by label, so these read as plain words.
+    """
+
+    CONNECTED: Final = "connected"
+    RECONNECTED: Final = "reconnected"
+    GAP: Final = "gap"
+    """After a reconnect the server sent a snapshot instead of the missed bytes."""
+    TAKEOVER_STARTED: Final = "takeover started"
+    TAKEOVER_ENDED: Final = "takeover ended"
+    WAITING: Final = "agent waiting"
+    """The agent seems to wait for a human (a prompt, no output for a while)."""
+    EXITED: Final = "exited"
+
+
+def endpoint_host(endpoint: str) -> str:
+    """Return only ``host[:port]`` of an endpoint URL (or host), dropping user info, path and query.
+
+    >>> endpoint_host("wss://user:secret@sandbox.example.net:8443/?identifier=a&token=t")
+    'sandbox.example.net:8443'
+    """
+    parts = urlsplit(endpoint if "//" in endpoint else f"//{endpoint}")
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"  # IPv6 literal
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port is not None else host
+
+
+def _clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """Keep a peer's absurd size from making an unreadable file (readers refuse it)."""
+    return (min(max(cols, MIN_SIZE), MAX_SIZE), min(max(rows, MIN_SIZE), MAX_SIZE))
+
+
+class Recorder:
+    """Record a live session as asciicast (v3 by default), safe against being killed.
+
+    Args:
+        path: The file to create.
+        cols: Initial terminal width.
+        rows: Initial terminal height.
+        title: Recording title (e.g. the window title).
+        theme: Terminal theme as in the asciicast spec (``fg``, ``bg``, ``palette``).
+        identifier: The watched session's identifier.
+        endpoint: The endpoint URL or host; only its host and port are written.
+        format: ``"v3"`` or ``"v2"``.
+        clock: Monotonic seconds; event times are measured from its value at construction.
+        timestamp: Unix time of the start for the header (default: now).
+        overwrite: Replace an existing file instead of refusing.
+        redact: Mask secrets (bearer tokens, JWTs, API-key shapes) seen in output and input; the
+            trailing run of token-like characters of a chunk is held back until the next chunk,
+            marker, resize, exit or close, so a secret split across chunks is masked too.
+        secrets: Exact strings to mask as well (e.g. the session's own token); implies ``redact``.
+        fsync: Called with the file descriptor at markers, exit and close (injectable for tests).
+
+    Raises:
+        UsageError: The file exists (without ``overwrite``) or cannot be created.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        cols: int,
+        rows: int,
+        title: str | None = None,
+        theme: Mapping[str, str] | None = None,
+        identifier: str | None = None,
+        endpoint: str | None = None,
+        format: CastFormat = "v3",
+        clock: Clock = time.monotonic,
+        timestamp: int | None = None,
+        overwrite: bool = False,
+        redact: bool = False,
+        secrets: Iterable[str] = (),
+        fsync: Callable[[int], None] = os.fsync,
+    ) -> None:
+        cols, rows = _clamp_size(cols, rows)
+        self.path = Path(path)
+        self._clock = clock
+        self._fsync = fsync
+        self._start = clock()
+        self._decoders = {
+            code: codecs.getincrementaldecoder("utf-8")(errors="replace")
+            for code in (OUTPUT, INPUT)
+        }
+        self.events = 0
+        secrets = list(secrets)
+        self._held_since: float | None = None
+        self._redactors = (
+            {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
+        )
+        self._file = self._open(overwrite)
+        meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
+        extra: dict[str, Any] = {}
+        if any(meta.values()):
+            extra["observer"] = {k: v for k, v in meta.items() if v}
+        header = Header(
+            version=3 if format == "v3" else 2,
+            cols=cols,
+            rows=rows,
+            timestamp=int(time.time()) if timestamp is None else timestamp,
+            title=title,
+            theme=dict(theme) if theme is not None else None,
+            term_type="xterm-256color",
+            extra=extra,
+        )
+        try:
+            self._writer = CastWriter(self._file, header, format=format)
+        except OSError as error:
+            self._file.close()
+            raise self._write_failed(error) from None
+
+    def _open(self, overwrite: bool) -> IO[str]:
+        mode = "w" if overwrite else "x"
+        try:
+            # buffering=1: line-buffered, every event line reaches the OS as it is written.
+            return open(self.path, mode, encoding="utf-8", newline="\n", buffering=1)
+        except FileExistsError:
+            raise UsageError(
+                f"{self.path} already exists — choose another file name or allow overwriting"
+            ) from None
+        except OSError as error:
+            raise UsageError(
+                f"cannot create the recording {self.path}: {error.strerror} — "
+                "check that the folder exists and is writable"
+            ) from None
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._file.closed
+
+    def elapsed(self) -> float:
+        """Seconds since the recording started, by the injected clock."""
+        return self._clock() - self._start
+
+    def output(self, data: bytes | str) -> None:
+        """Record program output (bytes are decoded as UTF-8 across chunk boundaries)."""
+        self._record(OUTPUT, self._text(OUTPUT, data))
+
+    def input(self, data: bytes | str) -> None:
+        """Record keyboard input sent while in control."""
+        self._record(INPUT, self._text(INPUT, data))
+
+    @property
+    def redacted(self) -> int:
+        """Secrets masked so far (0 without redaction)."""
+        return sum(r.count for r in self._redactors.values())
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
+        self._release_held()
+        self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
+
+    def marker(self, label: str = "") -> None:
+        """Record a marker and make the file durable up to it (flush + fsync)."""
+        self._release_held()
+        self._record(MARKER, label)
+        self.sync()
+
+    def exit(self, status: int) -> None:
+        """Record the program's exit status and make the file durable."""
+        self._release_held()
+        self._record(EXIT, str(status))
+        self.sync()
+
+    def sync(self) -> None:
+        """Flush and fsync the file now."""
+        self._check_open()
+        try:
+            self._file.flush()
+            self._fsync(self._file.fileno())
+        except OSError as error:
+            raise self._write_failed(error) from None
+
+    def close(self) -> None:
+        """Flush, fsync and close the file; further calls do nothing."""
+        if self._file.closed:
+            return
+        try:
+            self._release_held()
+            self.sync()
+        finally:
+            self._file.close()
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def tick(self) -> None:
+        """Write text held back for redaction for more than ``HOLD_LIMIT`` seconds.
+
+        With redaction on, call this from the event loop about every 100 ms, so a quiet program
+        does not keep its last word out of the file. Without redaction it does nothing.
+        """
+        if self._held_since is not None and self.elapsed() - self._held_since >= HOLD_LIMIT:
+            self._release_held()
+
+    def _text(self, code: str, data: bytes | str) -> str:
+        text = data if isinstance(data, str) else self._decoders[code].decode(data)
+        redactor = self._redactors.get(code)
+        if redactor is None:
+            return text
+        text = redactor.feed(text)
+        if not redactor.holding:
+            self._held_since = None
+        elif self._held_since is None:
+            self._held_since = self.elapsed()
+        return text
+
+    def _release_held(self) -> None:
+        """Write text a redactor held back, so it lands before the event that follows."""
+        self._held_since = None
+        for code, redactor in self._redactors.items():
+            if redactor.holding:
+                self._record(code, redactor.flush())
+
+    def _record(self, code: str, data: str) -> None:
+        self._check_open()
+        if not data and code in (OUTPUT, INPUT):
+            return  # half a UTF-8 character: it is written with the chunk that completes it
+        try:
+            self._writer.write_event(self.elapsed(), code, data)
+        except OSError as error:
+            raise self._write_failed(error) from None
+        self.events += 1
+
+    def _check_open(self) -> None:
+        if self._file.closed:
+            raise InvalidState(f"the recording {self.path} is already closed")
+
+    def _write_failed(self, error: OSError) -> ObserverError:
+        return ObserverError(
+            f"writing the recording {self.path} failed: {error.strerror} — "
+            "free some disk space or record to another file"
+        )
+
+
+@contextmanager
+def open_cast(path: str | os.PathLike[str], *, lenient: bool = False) -> Iterator[CastReader]:
+    """Open a recording for streaming reads; the file closes when the ``with`` block ends.
+
+    Raises:
+        UsageError: The file does not exist or cannot be read.
+        CastFormatError: The header is damaged (events raise it lazily, with their line).
+    """
+    name = os.fspath(path)
+    try:
+        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
+        stream = open(name, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
+    except FileNotFoundError:
+        raise UsageError(f"{name} does not exist — check the file name") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name} is a folder — give a recording file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+    with stream:
+        yield CastReader(stream, path=name, lenient=lenient)

@@ -1,0 +1,335 @@
+"""Token store: the OS keyring, ``OBSERVER_TOKEN`` for CI, and nothing else.
+
+Tokens live under keyring service ``observer`` with the endpoint's normalized origin as the user
+name (``wss://host:443``, see :mod:`observer.endpoints`). ``OBSERVER_TOKEN`` in the environment
+overrides the keyring for every endpoint.
+
+Fail closed: when keyring has no usable backend (its ``fail.Keyring``, a chainer with nothing in it)
+or only found a low-priority one on its own (keyring's convention: priority < 1 is "not
+recommended"; ``keyrings.alt``'s plaintext file is 0.5), every keyring operation raises
+:class:`~observer.errors.TokenStoreError` naming the fixes. A plaintext backend is used only when
+the user chose it explicitly (``PYTHON_KEYRING_BACKEND`` or keyring's config file).
+
+``auth list`` needs to know which origins have a token, and keyring has no portable way to
+enumerate entries. So the *origins* (never tokens) are kept in a small non-secret index file,
+``origins`` in platformdirs' user config directory, one per line.
+
+Tokens are wrapped in :class:`Secret`, whose ``repr``/``str`` never show the value, so a token can
+not leak into an exception message, a log line or a debugger by accident.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from observer.endpoints import normalize_origin
+from observer.errors import TokenStoreError
+
+SERVICE = "observer"
+ENV_VAR = "OBSERVER_TOKEN"
+
+FIXES = (
+    "install and unlock a Secret Service (e.g. gnome-keyring or KeePassXC) or the OS keychain, "
+    f"or set {ENV_VAR} in the environment for this process, "
+    "or choose keyrings.alt's file backend explicitly with "
+    "PYTHON_KEYRING_BACKEND=keyrings.alt.file.EncryptedKeyring"
+)
+
+
+class Secret:
+    """A token whose value is shown only by :meth:`reveal` — never by ``repr``, ``str`` or ``format``."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """Return the token itself (only to put it in a request header)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret(<hidden>)"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a Secret is not picklable")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenInfo:
+    """What may be shown about a token: never the token itself.
+
+    ``kind`` is ``jwt`` when the token decodes as a JSON Web Token (claims read without verifying
+    the signature: only the server can verify), else ``opaque``.
+    """
+
+    origin: str
+    source: Literal["keyring", "environment"]
+    kind: Literal["jwt", "opaque"]
+    audience: tuple[str, ...] = ()
+    expires_at: dt.datetime | None = None
+    subject: str | None = None
+
+    def expired(self, now: dt.datetime) -> bool:
+        """True when the JWT's ``exp`` is at or before ``now``."""
+        return self.expires_at is not None and self.expires_at <= now
+
+    def describe(self, now: dt.datetime) -> str:
+        """One line for people, e.g. ``JWT, audience sandbox, expires 2026-01-01 10:00 UTC (in 2 h)``."""
+        if self.kind == "opaque":
+            return "opaque token"
+        parts = ["JWT"]
+        if self.audience:
+            parts.append("audience " + ", ".join(self.audience))
+        if self.expires_at is None:
+            parts.append("no expiry")
+        else:
+            when = self.expires_at.strftime("%Y-%m-%d %H:%M UTC")
+            delta = self.expires_at - now
+            state = (
+                f"expired {_human(-delta)} ago"
+                if delta.total_seconds() <= 0
+                else f"in {_human(delta)}"
+            )
+            parts.append(f"expires {when} ({state})")
+        return ", ".join(parts)
+
+
+def _human(delta: dt.timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
+
+
+def inspect_token(
+    token: Secret, origin: str, source: Literal["keyring", "environment"]
+) -> TokenInfo:
+    """Decode ``token`` as a JWT without verifying it, for warnings; opaque tokens say so."""
+    try:
+        import jwt
+    except ImportError:  # the optional extra observer[jwt] is not installed
+        return TokenInfo(origin, source, "opaque")
+    try:
+        claims = jwt.decode(token.reveal(), options={"verify_signature": False})
+    except jwt.PyJWTError:
+        return TokenInfo(origin, source, "opaque")
+    if not isinstance(claims, dict):
+        return TokenInfo(origin, source, "opaque")
+    aud = claims.get("aud")
+    audience = (aud,) if isinstance(aud, str) else tuple(a for a in aud or () if isinstance(a, str))
+    exp = claims.get("exp")
+    expires = dt.datetime.fromtimestamp(exp, dt.UTC) if isinstance(exp, int | float) else None
+    sub = claims.get("sub") if isinstance(claims.get("sub"), str) else None
+    return TokenInfo(origin, source, "jwt", audience, expires, sub)
+
+
+def default_index_path() -> Path:
+    """Where the list of origins with a stored token lives (not secret)."""
+    import platformdirs
+
+    return platformdirs.user_config_path("observer") / "origins"
+
+
+class TokenStore:
+    """Get, store and delete tokens per endpoint origin.
+
+    Args:
+        backend: a ``keyring.backend.KeyringBackend`` to use; ``None`` resolves keyring's
+            configured or detected backend lazily (only when the keyring is needed, so
+            ``OBSERVER_TOKEN`` works on machines without any keyring).
+        index_path: the origins index file; default under platformdirs' config directory.
+        environ: the environment to read ``OBSERVER_TOKEN`` from (default ``os.environ``).
+    """
+
+    def __init__(
+        self,
+        backend: Any = None,
+        *,
+        index_path: Path | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> None:
+        self._backend = backend
+        self._index_path = index_path
+        self._environ = os.environ if environ is None else environ
+        self._lock = threading.Lock()
+
+    # -- backend -------------------------------------------------------------------------------
+
+    def backend(self) -> Any:
+        """Return the usable keyring backend, or raise :class:`TokenStoreError` naming the fixes."""
+        if self._backend is None:
+            self._backend = resolve_backend()
+        return self._backend
+
+    def _call(self, what: str, origin: str, function: Any, *args: str) -> Any:
+        backend = self.backend()
+        with self._lock:
+            try:
+                return function(backend, *args)
+            except Exception as error:  # backends raise their own types (D-Bus, OS errors...)
+                raise TokenStoreError(
+                    f"the keyring ({_backend_name(backend)}) could not {what} the token for "
+                    f"{origin}: {type(error).__name__} — {FIXES}"
+                ) from None
+
+    # -- tokens --------------------------------------------------------------------------------
+
+    def environment_token(self) -> Secret | None:
+        """The ``OBSERVER_TOKEN`` override, if set and not empty."""
+        value = self._environ.get(ENV_VAR, "").strip()
+        return Secret(value) if value else None
+
+    def get(self, url: str) -> Secret | None:
+        """The token for ``url``'s origin: ``OBSERVER_TOKEN`` if set, else the keyring's, else None."""
+        origin = normalize_origin(url)
+        override = self.environment_token()
+        if override is not None:
+            return override
+        value = self._call("read", origin, lambda b, o: b.get_password(SERVICE, o), origin)
+        return Secret(value) if value else None
+
+    def set(self, url: str, token: str) -> str:
+        """Store ``token`` for ``url``'s origin; return the origin."""
+        origin = normalize_origin(url)
+        token = token.strip()
+        if not token:
+            raise TokenStoreError(f"an empty token was given for {origin} — nothing was stored")
+        self._call("store", origin, lambda b, o, t: b.set_password(SERVICE, o, t), origin, token)
+        self._update_index(add=origin)
+        return origin
+
+    def delete(self, url: str) -> bool:
+        """Delete the token for ``url``'s origin; return False when there was none."""
+        import keyring.errors
+
+        origin = normalize_origin(url)
+
+        def remove(backend: Any, name: str) -> bool:
+            try:
+                backend.delete_password(SERVICE, name)
+            except keyring.errors.PasswordDeleteError:
+                return False
+            return True
+
+        removed: bool = self._call("delete", origin, remove, origin)
+        self._update_index(remove=origin)
+        return removed
+
+    def info(self, url: str) -> TokenInfo | None:
+        """What can be shown about the token ``get(url)`` would use."""
+        origin = normalize_origin(url)
+        token = self.get(url)
+        if token is None:
+            return None
+        source: Literal["keyring", "environment"] = (
+            "environment" if self.environment_token() is not None else "keyring"
+        )
+        return inspect_token(token, origin, source)
+
+    # -- async wrappers for the UI (keyring calls may block on an unlock prompt or D-Bus) --------
+
+    async def get_async(self, url: str) -> Secret | None:
+        """:meth:`get` in a worker thread."""
+        return await asyncio.to_thread(self.get, url)
+
+    async def set_async(self, url: str, token: str) -> str:
+        """:meth:`set` in a worker thread."""
+        return await asyncio.to_thread(self.set, url, token)
+
+    async def delete_async(self, url: str) -> bool:
+        """:meth:`delete` in a worker thread."""
+        return await asyncio.to_thread(self.delete, url)
+
+    async def info_async(self, url: str) -> TokenInfo | None:
+        """:meth:`info` in a worker thread."""
+        return await asyncio.to_thread(self.info, url)
+
+    # -- the origins index -----------------------------------------------------------------------
+
+    @property
+    def index_path(self) -> Path:
+        """The non-secret file listing origins that have a token."""
+        if self._index_path is None:
+            self._index_path = default_index_path()
+        return self._index_path
+
+    def origins(self) -> list[str]:
+        """Origins with a stored token, sorted (read from the index; no keyring access)."""
+        try:
+            text = self.index_path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise TokenStoreError(
+                f"cannot read {self.index_path}: {error.strerror} — check its permissions"
+            ) from None
+        return sorted({line.strip() for line in text.splitlines() if line.strip()})
+
+    def _update_index(self, *, add: str | None = None, remove: str | None = None) -> None:
+        with self._lock:
+            known = set(self.origins())
+            if add:
+                known.add(add)
+            if remove:
+                known.discard(remove)
+            path = self.index_path
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                temporary = path.with_name(path.name + ".tmp")
+                temporary.write_text("".join(f"{o}\n" for o in sorted(known)), encoding="utf-8")
+                os.replace(temporary, path)  # atomic: a crash leaves the old or the new list
+            except OSError as error:
+                raise TokenStoreError(
+                    f"cannot write {path}: {error.strerror} — check its permissions"
+                ) from None
+
+
+def _backend_name(backend: Any) -> str:
+    return f"{type(backend).__module__}.{type(backend).__name__}"
+
+
+def resolve_backend() -> Any:
+    """Return keyring's backend if it is safe to use, else raise :class:`TokenStoreError`.
+
+    An explicit choice (``PYTHON_KEYRING_BACKEND`` or keyring's config file) is honoured as is.
+    A detected backend must be a real one with priority >= 1.
+    """
+    try:
+        import keyring
+        import keyring.core
+        from keyring.backends import chainer, fail
+    except ImportError:
+        raise TokenStoreError(f"the keyring package is not installed — {FIXES}") from None
+    explicit = keyring.core.load_env() or keyring.core.load_config()
+    backend = explicit or keyring.get_keyring()
+    if isinstance(backend, fail.Keyring):
+        raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
+    if isinstance(backend, chainer.ChainerBackend):
+        # The chainer tries its members in turn: a locked Secret Service would silently hand the
+        # token to a plaintext file. Use its best safe member alone, or none.
+        safe = [b for b in backend.backends if getattr(b, "priority", 0) >= 1]
+        if not safe:
+            raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
+        return safe[0]
+    if explicit is None:
+        priority = getattr(backend, "priority", 0)
+        if priority < 1:
+            raise TokenStoreError(
+                f"the only keyring backend found is {_backend_name(backend)}, which keyring rates "
+                f"unsafe (priority {priority}); observer does not fall back to it silently — {FIXES}"
+            )
+    return backend

@@ -1,0 +1,130 @@
+"""Who may open a connection, decided on the HTTP request before the WebSocket upgrade.
+
+Refusals are plain HTTP responses with a short text body, so that any client (curl included)
+shows why: ``403`` ``Unauthenticated`` for a missing or unknown token, ``403`` for a watch-only
+token asking for control or a browser ``Origin`` that is not allowed, ``400`` for a bad request
+(naming what is supported), ``404`` for an unknown identifier, ``503`` when the server is full.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from http import HTTPStatus
+from urllib.parse import parse_qsl, urlsplit
+
+from observer.protocol import frames
+from observer.tokens import Authenticator, Role
+
+IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+"""1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""
+
+UNAUTHENTICATED = "Unauthenticated"
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """An accepted request: which session, with which rights, from where in the stream."""
+
+    identifier: str
+    role: Role
+    want_control: bool
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A refused request: the HTTP status and the body that says why."""
+
+    status: HTTPStatus
+    body: str
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+def admit(
+    path: str,
+    headers: dict[str, str | None],
+    *,
+    auth: Authenticator | None,
+    allowed_origins: frozenset[str],
+) -> Admission | Refusal:
+    """Decide on one upgrade request.
+
+    Args:
+        path: the request target (``/?identifier=...``).
+        headers: ``authorization``, ``origin`` and ``sec-websocket-protocol`` (lower-case keys).
+        auth: what accepts tokens; ``None`` admits everybody with control (loopback-only option).
+        allowed_origins: browser origins allowed to connect (``Origin`` header); empty: none.
+
+    The order of the checks keeps what an unauthenticated caller learns to the minimum: after the
+    ``Origin`` check, nothing but ``Unauthenticated`` until the token is good.
+    """
+    origin = headers.get("origin")
+    if origin is not None and origin not in allowed_origins:
+        return Refusal(
+            HTTPStatus.FORBIDDEN, "Origin not allowed — start the server with --allow-origin"
+        )
+    target = urlsplit(path)
+    if auth is None:
+        role: Role | None = "control"
+    else:
+        token = _bearer(headers.get("authorization"))
+        role = auth.role_of(token) if token is not None else None
+    if role is None:
+        return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
+    if target.path != "/":
+        return Refusal(
+            HTTPStatus.NOT_FOUND, "Not found — the endpoint is /?identifier=<id>&api-version=..."
+        )
+    query: dict[str, str] = {}
+    for key, value in parse_qsl(target.query, keep_blank_values=True):
+        if key in query:
+            return Refusal(HTTPStatus.BAD_REQUEST, f"Query parameter {key!r} given twice")
+        query[key] = value
+    return _check_query(query, role, headers.get("sec-websocket-protocol"))
+
+
+def _check_query(
+    query: dict[str, str], role: Role, subprotocols: str | None
+) -> Admission | Refusal:
+    supported = ", ".join(frames.SUPPORTED_API_VERSIONS)
+    if query.get("api-version") not in frames.SUPPORTED_API_VERSIONS:
+        return Refusal(
+            HTTPStatus.BAD_REQUEST, f"Unsupported or missing api-version; supported: {supported}"
+        )
+    identifier = query.get("identifier", "")
+    if not IDENTIFIER.fullmatch(identifier):
+        return Refusal(
+            HTTPStatus.BAD_REQUEST,
+            "Bad or missing identifier; use 1-64 letters, digits, '.', '_' or '-'",
+        )
+    mode = query.get("mode", "watch")
+    if mode not in ("watch", "control"):
+        return Refusal(HTTPStatus.BAD_REQUEST, "Bad mode; supported: watch, control")
+    if mode == "control" and role != "control":
+        return Refusal(
+            HTTPStatus.FORBIDDEN, "This token allows watching only; connect with mode=watch"
+        )
+    since: int | None = None
+    if "since" in query:
+        text = query["since"]
+        if not (text.isascii() and text.isdigit()) or len(text) > 19:
+            return Refusal(
+                HTTPStatus.BAD_REQUEST, "Bad since; it must be a stream offset (0 or more)"
+            )
+        since = int(text)
+    offered = {p.strip() for p in (subprotocols or "").split(",")}
+    if frames.SUBPROTOCOL not in offered:
+        return Refusal(
+            HTTPStatus.BAD_REQUEST, f"Offer the WebSocket subprotocol {frames.SUBPROTOCOL}"
+        )
+    return Admission(identifier, role, mode == "control", since)

@@ -1,0 +1,267 @@
+"""The sandbox endpoint: a websockets server in front of one PTY session per identifier.
+
+Use it from Python (``observer demo`` runs it in-process with a token held only in memory)::
+
+    auth = Authenticator(TokenStore.from_tokens([("control", token)]))
+    server = Server(["bash"], auth=auth)        # 127.0.0.1, a free port
+    await server.start(); print(server.port)
+    ...
+    await server.stop()                          # clients closed with 1001, children ended
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from http import HTTPStatus
+
+from websockets.asyncio.server import Server as WebSocketServer
+from websockets.asyncio.server import ServerConnection as WebSocket
+from websockets.asyncio.server import serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.typing import Subprotocol
+
+from observer.protocol import frames
+from observer.protocol.arbiter import (
+    ControlMoved,
+    Decision,
+    Disconnect,
+    Reply,
+    ResizePty,
+    SendSnapshot,
+    ServerConnection,
+    WriteToPty,
+)
+from observer.server.admission import Admission, Refusal, admit
+from observer.server.clients import Client
+from observer.server.terminal_session import ScreenModel, TerminalSession
+from observer.tokens import Authenticator
+
+log = logging.getLogger("observer.server")
+
+MiB = 1024 * 1024
+INPUT_FULL_MESSAGE = "input dropped: the program has not read the earlier input yet"
+MAX_MESSAGE = 64 * 1024
+"""Largest message a client may send (input, control): bigger ones are closed with 1009."""
+
+
+def _default_model(cols: int, rows: int) -> ScreenModel:
+    from observer.terminal import TerminalModel
+
+    # No scrollback: snapshots repaint the screen only, and the sandbox's memory is the agent's.
+    model: ScreenModel = TerminalModel(cols=cols, rows=rows, scrollback=0)
+    return model
+
+
+class Server:
+    """Serve ``command`` on a PTY per identifier over ``observer.v1``.
+
+    Args:
+        command: the program and its arguments, started once per identifier.
+        host: address to listen on (default loopback).
+        port: TCP port; 0 picks a free one (read :attr:`port` after :meth:`start`).
+        auth: what accepts bearer tokens; ``None`` admits everybody (only with ``insecure``).
+        insecure: allow ``auth=None``; meant for loopback experiments only.
+        identifiers: sessions started at :meth:`start`.
+        create_on_connect: start a session for an unknown (valid) identifier on first connect.
+        size: PTY columns and rows.
+        allowed_origins: browser ``Origin`` values allowed to connect.
+        ring_size: bytes of output kept for ``since=`` resumes.
+        client_queue: bytes queued for one client before its backlog is dropped.
+        max_connections: simultaneous clients over all sessions; more get 503.
+        max_sessions: sessions ``create_on_connect`` may start.
+        env: environment for the command (default: the server's).
+        compression: negotiate permessage-deflate (costs CPU per watcher on the sandbox).
+        model_factory: builds the server's terminal model (default: :class:`TerminalModel`).
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        auth: Authenticator | None,
+        insecure: bool = False,
+        identifiers: Sequence[str] = ("default",),
+        create_on_connect: bool = False,
+        size: tuple[int, int] = (120, 40),
+        allowed_origins: Sequence[str] = (),
+        ring_size: int = 8 * MiB,
+        client_queue: int = 1 * MiB,
+        max_connections: int = 256,
+        max_sessions: int = 64,
+        env: Mapping[str, str] | None = None,
+        compression: bool = False,
+        model_factory: Callable[[int, int], ScreenModel] = _default_model,
+    ) -> None:
+        if auth is None and not insecure:
+            raise ValueError("a server without authentication must be asked for explicitly")
+        if not command:
+            raise ValueError("no command to run")
+        self.command = list(command)
+        self.host = host
+        self.port = port
+        self.auth = auth
+        self.identifiers = list(identifiers)
+        self.create_on_connect = create_on_connect
+        self.size = size
+        self.allowed_origins = frozenset(allowed_origins)
+        self.ring_size = ring_size
+        self.client_queue = client_queue
+        self.max_connections = max_connections
+        self.max_sessions = max_sessions
+        self.env = env
+        self.compression = compression
+        self.model_factory = model_factory
+        self.sessions: dict[str, TerminalSession] = {}
+        self._admissions: dict[WebSocket, Admission] = {}
+        self._ids = itertools.count(1)
+        self._server: WebSocketServer | None = None
+
+    async def start(self) -> None:
+        """Start the sessions, bind and listen; :attr:`port` is then the bound port."""
+        for identifier in self.identifiers:
+            self._open_session(identifier)
+        self._server = await serve(
+            self._handle,
+            self.host,
+            self.port,
+            process_request=self._process_request,
+            select_subprotocol=_select_subprotocol,
+            compression="deflate" if self.compression else None,
+            max_size=MAX_MESSAGE,
+            max_queue=16,
+            server_header=None,
+            close_timeout=2,
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("listening on %s:%d", self.host, self.port)
+
+    async def stop(self) -> None:
+        """Close every client with 1001 (going away) and end every child process group."""
+        if self._server is not None:
+            self._server.close(close_connections=True)
+            await self._server.wait_closed()
+        await asyncio.gather(*(session.close() for session in self.sessions.values()))
+
+    def _open_session(self, identifier: str) -> TerminalSession:
+        model = self.model_factory(*self.size)
+        session = TerminalSession(
+            identifier, self.command, model, ring_size=self.ring_size, env=self.env
+        )
+        self.sessions[identifier] = session
+        log.info("session %r started (pid %d)", identifier, session.pty.pid)
+        return session
+
+    def _process_request(self, connection: WebSocket, request: Request) -> Response | None:
+        headers = request.headers
+        decision = admit(
+            request.path,
+            {
+                "authorization": headers.get("Authorization"),
+                "origin": headers.get("Origin"),
+                "sec-websocket-protocol": ",".join(headers.get_all("Sec-WebSocket-Protocol")),
+            },
+            auth=self.auth,
+            allowed_origins=self.allowed_origins,
+        )
+        if isinstance(decision, Refusal):
+            return _refuse(connection, decision.status, decision.body)
+        if decision.identifier not in self.sessions:
+            if not self.create_on_connect:
+                return _refuse(connection, HTTPStatus.NOT_FOUND, "Unknown identifier")
+            if len(self.sessions) >= self.max_sessions:
+                return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "Too many sessions")
+            self._open_session(decision.identifier)
+        assert self._server is not None
+        if len(self._server.connections) > self.max_connections:
+            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "Too many connections")
+        self._admissions[connection] = decision
+        return None
+
+    async def _handle(self, websocket: WebSocket) -> None:
+        admission = self._admissions.pop(websocket, None)
+        if admission is None:  # pragma: no cover - process_request always admits first
+            await websocket.close(1011, "not admitted")
+            return
+        session = self.sessions[admission.identifier]
+        connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
+        client = Client(websocket, connection, self.client_queue, session.resync_after_overflow)
+        opening = connection.open(admission.want_control)
+        session.join(client, admission.since, granted=bool(opening) and connection.holder == "you")
+        log.info("client %d joined %r as %s", connection.id, session.identifier, admission.role)
+        writer = asyncio.create_task(client.run_writer())
+        try:
+            ending = self._apply(session, client, opening)
+            if ending is None:
+                async for message in websocket:
+                    received = connection.receive(message, exited=session.exited)
+                    ending = self._apply(session, client, received)
+                    if ending is not None:
+                        break
+            if ending is not None:
+                await _close(websocket, ending)
+        except ConnectionClosed:
+            pass
+        finally:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await writer
+            session.leave(client)
+            self._apply(session, client, connection.close())
+            log.info("client %d left %r", connection.id, session.identifier)
+
+    def _apply(
+        self, session: TerminalSession, client: Client, decisions: list[Decision]
+    ) -> Disconnect | None:
+        """Carry out decisions; return the :class:`Disconnect` that ends the connection, if any."""
+        for decision in decisions:
+            match decision:
+                case WriteToPty(data):
+                    if not session.write_input(data):
+                        client.push(
+                            frames.encode(frames.Error(frames.INPUT_FULL, INPUT_FULL_MESSAGE))
+                        )
+                case ResizePty(cols, rows):
+                    session.resize(cols, rows)
+                case Reply(frame):
+                    client.push(frames.encode(frame))
+                case ControlMoved():
+                    session.broadcast_control()
+                case SendSnapshot():
+                    session.resync(client)
+                case Disconnect():
+                    return decision
+        return None
+
+
+async def _close(websocket: WebSocket, ending: Disconnect) -> None:
+    """Close with ``ending.code``, reading (and dropping) what the client still sends meanwhile.
+
+    Reading is what lets the client's close frame in: with unread messages queued, websockets
+    pauses the socket, and the closing handshake would wait for its timeout.
+    """
+    closing = asyncio.create_task(websocket.close(ending.code, ending.reason))
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in websocket:
+            pass
+    await closing
+
+
+def _select_subprotocol(
+    connection: WebSocket, offered: Sequence[Subprotocol]
+) -> Subprotocol | None:
+    return Subprotocol(frames.SUBPROTOCOL) if frames.SUBPROTOCOL in offered else None
+
+
+def _refuse(connection: WebSocket, status: HTTPStatus, body: str) -> Response:
+    response = connection.respond(status, body)
+    # Refusals are not cached by proxies and say nothing about the server software.
+    response.headers = Headers([*response.headers.raw_items(), ("Cache-Control", "no-store")])
+    return response

@@ -1,0 +1,333 @@
+"""One identifier's terminal: a PTY, the server's own terminal model, the ring, the clients.
+
+The PTY is drained by a thread of its own (:mod:`observer.server.pty_reader`) as fast as the
+agent writes; each batch goes to the ring (for ``since=`` resumes), to every client's bounded
+queue, and to the model's backlog. The model is fed from that backlog in slices of about half a
+millisecond, so that clients' sends run between them. If the agent writes faster than the model
+parses, the model skips the oldest part of its backlog (it never lags more than
+``model_backlog`` bytes) and pauses until the flood ebbs, then parses what is left. Snapshots are
+taken at the model's offset and followed by the ring's bytes after it, so a client's stream stays
+exact whatever the model skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeVar
+
+from observer.protocol import frames
+from observer.protocol.arbiter import ControlArbiter
+from observer.server.clients import Client
+from observer.server.pty_process import PtyProcess
+from observer.server.pty_reader import PtyReader
+from observer.server.ring import OutputRing
+
+T = TypeVar("T")
+
+FEED_PIECE = 4 * 1024
+FEED_SLICE = 0.0005
+MODEL_BACKLOG = 1024 * 1024
+FLOOD_PAUSE = 0.02
+INPUT_LIMIT = 256 * 1024
+RESYNC_INTERVAL = 1.0
+
+
+def in_thread(function: Callable[[], T]) -> asyncio.Future[T]:
+    """Run a blocking call in a thread of its own and await its result.
+
+    Not ``asyncio.to_thread``: its pool has a handful of workers, and one ``wait()`` per session
+    would fill it, leaving no worker for the calls that end those very processes.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = function(), None
+        except BaseException as caught:  # handed to the awaiting coroutine
+            result, error = None, caught
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future
+
+
+class ScreenModel(Protocol):
+    """The part of :class:`observer.terminal.TerminalModel` the server uses."""
+
+    @property
+    def cols(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def title(self) -> str: ...
+    def feed(self, data: bytes) -> object: ...
+    def resize(self, cols: int, rows: int) -> None: ...
+    def to_ansi(self) -> str: ...
+    def take_replies(self) -> bytes: ...
+
+
+class TerminalSession:
+    """The PTY session behind one identifier; it lives until the server stops."""
+
+    def __init__(
+        self,
+        identifier: str,
+        command: Sequence[str],
+        model: ScreenModel,
+        *,
+        ring_size: int,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.identifier = identifier
+        self.model = model
+        self.ring = OutputRing(ring_size)
+        self.model_backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
+        self.arbiter = ControlArbiter()
+        self.clients: list[Client] = []
+        self.exit_status: int | None = None
+        self.exited = False
+        self.model_offset = 0
+        """Stream offset up to which the model has seen (or skipped) the output."""
+        self.skipped = 0
+        """Bytes the model skipped because it fell too far behind."""
+        self._pending: deque[bytes] = deque()
+        self._pending_bytes = 0
+        self._last_skip = -1.0
+        self._input = bytearray()
+        self._writing = False
+        self._model_version = 0
+        self._snapshot_cache: tuple[int, str] | None = None
+        self._fed = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        self.pty = PtyProcess(command, model.cols, model.rows, env=env)
+        self._reading = True
+        self._reader = PtyReader(self.pty.fd, self._loop, self._output, self._stop_reading)
+        self._tasks = [
+            self._loop.create_task(self._feed_model()),
+            self._loop.create_task(self._wait_for_exit()),
+        ]
+
+    # --- output -------------------------------------------------------------------------------
+
+    def _stop_reading(self) -> None:
+        self._reading = False
+        if self._writing:
+            self._writing = False
+            self._loop.remove_writer(self.pty.fd)
+
+    def _output(self, data: bytes) -> None:
+        self.ring.append(data)
+        for client in self.clients:
+            client.push(data)
+        for start in range(0, len(data), FEED_PIECE):
+            piece = data[start : start + FEED_PIECE]
+            self._pending.append(piece)
+            self._pending_bytes += len(piece)
+        while self._pending_bytes > self.model_backlog:
+            self._skip(self._pending.popleft())
+        self._fed.set()
+
+    def _skip(self, piece: bytes) -> None:
+        self._model_version += 1  # the offset in the snapshot changes
+        self._last_skip = time.monotonic()
+        self._pending_bytes -= len(piece)
+        self.model_offset += len(piece)
+        self.skipped += len(piece)
+
+    async def _feed_model(self) -> None:
+        while True:
+            await self._fed.wait()
+            if self.flooding:
+                # The agent writes faster than the model parses: parsing now would only be
+                # skipped later and would slow the PTY reader. Wait for the flood to ebb.
+                await asyncio.sleep(FLOOD_PAUSE / 4)
+                continue
+            deadline = time.monotonic() + FEED_SLICE
+            while self._pending and time.monotonic() < deadline:
+                piece = self._pending.popleft()
+                self._pending_bytes -= len(piece)
+                self.model.feed(piece)
+                self.model_offset += len(piece)
+                self._model_version += 1
+                # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
+                replies = self.model.take_replies()
+                if replies:
+                    self.write_input(replies)
+            if self._pending:
+                await asyncio.sleep(0)
+            else:
+                self._fed.clear()
+
+    async def _wait_for_exit(self) -> None:
+        status = await in_thread(self.pty.process.wait)
+        # Whatever the child wrote before it ended is still in the PTY: deliver it first.
+        # Give the reader thread a moment to read the PTY's last bytes, then take them.
+        for _ in range(20):
+            if not self._reading:
+                break
+            await asyncio.sleep(0.01)
+        self._reader.drain_now()
+        self.exited = True
+        self.exit_status = status
+        self.broadcast(frames.Exit(status))
+
+    # --- clients ------------------------------------------------------------------------------
+
+    def broadcast(self, frame: frames.ServerFrame) -> None:
+        """Queue ``frame`` for every client, in stream order."""
+        message = frames.encode(frame)
+        for client in self.clients:
+            client.push(message)
+
+    def broadcast_control(self) -> None:
+        """Tell every client who holds control, each from its own point of view."""
+        for client in self.clients:
+            client.push(frames.encode(frames.Control(client.connection.holder)))
+
+    def snapshot(self) -> frames.Snapshot:
+        """The model's screen as a repaint, at the model's offset."""
+        model = self.model
+        return frames.Snapshot(self.model_offset, model.cols, model.rows, model.to_ansi())
+
+    def _snapshot_message(self) -> str:
+        # Clients that overflow together (a flood, many watchers) share one repaint: the model
+        # changes only when fed or resized, which bumps the version.
+        if self._snapshot_cache is None or self._snapshot_cache[0] != self._model_version:
+            message = frames.encode(self.snapshot())
+            assert isinstance(message, str)
+            self._snapshot_cache = (self._model_version, message)
+        return self._snapshot_cache[1]
+
+    def join(self, client: Client, since: int | None, granted: bool) -> None:
+        """Queue ``hello`` and the start of the stream for a new client, then add it."""
+        resume = since is not None and self.ring.holds(since)
+        start = since if resume and since is not None else self.model_offset
+        hello = frames.Hello(
+            identifier=self.identifier,
+            mode="control" if granted else "watch",
+            cols=self.model.cols,
+            rows=self.model.rows,
+            offset=start,
+            holder=client.connection.holder,
+            watchers=len(self.clients) + 1,
+            title=self.model.title,
+        )
+        client.push_unbounded(frames.encode(hello))
+        if resume and since is not None:
+            self._queue_bytes(client, since)
+        else:
+            self._queue_snapshot(client)
+        if self.exited:
+            client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
+        self.clients.append(client)
+        self.broadcast(frames.Presence(len(self.clients)))
+
+    def leave(self, client: Client) -> None:
+        """Forget a client that went away and tell the others how many remain."""
+        if client in self.clients:
+            self.clients.remove(client)
+            self.broadcast(frames.Presence(len(self.clients)))
+
+    def resync(self, client: Client) -> None:
+        """Drop ``client``'s backlog and queue a snapshot plus the bytes after it."""
+        client.drop_backlog()
+        self._queue_snapshot(client)
+
+    def _queue_snapshot(self, client: Client) -> None:
+        client.push_unbounded(self._snapshot_message())
+        self._queue_bytes(client, self.model_offset)
+
+    def resync_after_overflow(self, client: Client) -> bool:
+        """A client drained after overflowing: snapshot, then who holds control and who watches.
+
+        During a flood (the model is skipping), a client that lags gets at most one snapshot per
+        ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
+        again fall behind on. Returns False when it must wait.
+        """
+        now = time.monotonic()
+        if self.flooding and now - client.last_resync < RESYNC_INTERVAL:
+            return False
+        client.last_resync = now
+        self.resync(client)
+        client.push_unbounded(frames.encode(frames.Control(client.connection.holder)))
+        client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
+        if self.exited:
+            client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
+        return True
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the agent writes faster than the model parses (it skipped very recently)."""
+        return time.monotonic() - self._last_skip < FLOOD_PAUSE
+
+    def _queue_bytes(self, client: Client, offset: int) -> None:
+        tail = self.ring.since(offset)
+        for start in range(0, len(tail), FEED_PIECE * 4):
+            client.push_unbounded(tail[start : start + FEED_PIECE * 4])
+
+    # --- control ------------------------------------------------------------------------------
+
+    def write_input(self, data: bytes) -> bool:
+        """Queue input for the PTY; False if the program has not read enough of the earlier input.
+
+        Writing never blocks the loop: what the PTY does not take now waits for the PTY to be
+        writable again, up to ``INPUT_LIMIT`` bytes.
+        """
+        if self.exited:
+            return True
+        if len(self._input) + len(data) > INPUT_LIMIT:
+            return False
+        self._input += data
+        self._flush_input()
+        return True
+
+    def _flush_input(self) -> None:
+        if self._input:
+            taken = self.pty.write(self._input)
+            del self._input[:taken]
+        if self._input and not self._writing:
+            self._writing = True
+            self._loop.add_writer(self.pty.fd, self._flush_input)
+        elif not self._input and self._writing:
+            self._writing = False
+            self._loop.remove_writer(self.pty.fd)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Resize the PTY and the model, and tell every client.
+
+        The model skips its backlog first, so that the resize lands at the current stream offset
+        (the program repaints on SIGWINCH anyway) and every snapshot stays consistent with it.
+        """
+        while self._pending:
+            self._skip(self._pending.popleft())
+        self.model.resize(cols, rows)
+        self._model_version += 1
+        self.pty.resize(self.model.cols, self.model.rows)
+        self.broadcast(frames.Resize(self.model.cols, self.model.rows))
+
+    async def close(self) -> None:
+        """End the child's process group and release the PTY."""
+        self._stop_reading()
+        await in_thread(self._reader.stop)
+        for task in self._tasks:
+            task.cancel()
+        await in_thread(self.pty.terminate)
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.pty.close()

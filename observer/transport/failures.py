@@ -1,0 +1,149 @@
+"""Why a connection failed, in words that say what to do, and whether retrying can help.
+
+Refusals (HTTP 400/401/403/404, a TLS certificate that does not verify, a policy close) are never
+retried: the same request would be refused again, and retrying a rejected token only looks like an
+attack. Network trouble (refused, unreachable, DNS, timeouts, 5xx) is retried with backoff once a
+connection has worked.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import ssl
+
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus, InvalidURI
+
+from observer.endpoints import Endpoint
+from observer.errors import ConnectionFailed
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+
+#: RFC 6455 §7.4.1 close codes that mean "this request will never work": protocol error (1002),
+#: unacceptable data (1003), bad payload (1007), policy violation (1008: ttyd's wrong credential),
+#: message too big (1009), missing extension (1010).
+FATAL_CLOSE_CODES = {1002, 1003, 1007, 1008, 1009, 1010}
+
+
+def _body(error: InvalidStatus) -> str:
+    text = error.response.body.decode("utf-8", "replace") if error.response.body else ""
+    text = _CONTROL.sub(" ", text).strip()
+    return (
+        "" if text.startswith("<") else text[:300]
+    )  # an HTML page says nothing useful in one line
+
+
+def describe_failure(
+    error: Exception, endpoint: Endpoint, identifier: str, has_token: bool
+) -> ConnectionFailed:
+    """Map an exception from a connection attempt to a clear :class:`ConnectionFailed`."""
+    origin = endpoint.origin
+    login = f"run `observer auth login {origin}`"
+    if isinstance(error, ConnectionFailed):
+        return error
+    if isinstance(error, InvalidStatus):
+        status, body = error.response.status_code, _body(error)
+        if status in (401, 403):
+            if not has_token:
+                return ConnectionFailed(
+                    f"{origin} requires a token — {login}", retryable=False, status=status
+                )
+            if body and body != "Unauthenticated":
+                return ConnectionFailed(
+                    f"the endpoint refused: {body} (HTTP {status}) — ask for a token that allows it, then {login}",
+                    retryable=False,
+                    status=status,
+                )
+            return ConnectionFailed(
+                f"the endpoint rejected the token for {origin} — {login}",
+                retryable=False,
+                status=status,
+            )
+        if status == 400:
+            return ConnectionFailed(
+                f"the endpoint refused the request: {body or 'bad request'} (HTTP 400) — check the URL, "
+                "--identifier and --api-version",
+                retryable=False,
+                status=status,
+            )
+        if status == 404:
+            return ConnectionFailed(
+                f"{origin} has no session {identifier!r} (HTTP 404) — check --identifier and the URL path",
+                retryable=False,
+                status=status,
+            )
+        if status >= 500 or status == 429:
+            return ConnectionFailed(
+                f"{origin} is unavailable (HTTP {status}{': ' + body if body else ''}) — retrying",
+                retryable=True,
+                status=status,
+            )
+        return ConnectionFailed(
+            f"{origin} refused the WebSocket upgrade (HTTP {status}{': ' + body if body else ''}) — "
+            "is this a WebSocket endpoint? check the URL and --protocol",
+            retryable=False,
+            status=status,
+        )
+    if isinstance(error, ssl.SSLCertVerificationError):
+        return ConnectionFailed(
+            f"the TLS certificate of {origin} did not verify ({error.verify_message}) — "
+            "the token was not sent; check the host name or install the CA certificate",
+            retryable=False,
+        )
+    if isinstance(error, ssl.SSLError):
+        return ConnectionFailed(
+            f"TLS with {origin} failed ({error.reason or error}) — does the endpoint speak TLS on this port?",
+            retryable=False,
+        )
+    if isinstance(error, socket.gaierror):
+        return ConnectionFailed(
+            f"cannot resolve {endpoint.host} (DNS) — check the host name and your network",
+            retryable=True,
+        )
+    if isinstance(error, ConnectionRefusedError):
+        return ConnectionFailed(
+            f"{origin} refused the connection — is the server running on port {endpoint.port}?",
+            retryable=True,
+        )
+    if isinstance(error, TimeoutError):
+        return ConnectionFailed(
+            f"{origin} did not answer in time — check the network, a proxy or a firewall",
+            retryable=True,
+        )
+    if isinstance(error, OSError):
+        reason = error.strerror or type(error).__name__
+        return ConnectionFailed(
+            f"cannot reach {origin}: {reason} — check the network", retryable=True
+        )
+    if isinstance(error, InvalidMessage):
+        return ConnectionFailed(
+            f"{origin} closed the connection during the upgrade — is it a WebSocket endpoint, "
+            "and is the token right? (ttyd closes without an answer when it is not)",
+            retryable=isinstance(error.__cause__, EOFError),
+        )
+    if isinstance(error, InvalidURI):
+        return ConnectionFailed(
+            f"not a WebSocket URL: {error.uri} — use ws:// or wss://", retryable=False
+        )
+    if isinstance(error, InvalidHandshake):
+        return ConnectionFailed(
+            f"the WebSocket upgrade with {origin} failed ({error}) — check --protocol",
+            retryable=False,
+        )
+    return ConnectionFailed(
+        f"connection to {origin} failed: {type(error).__name__}", retryable=False
+    )
+
+
+def close_failure(websocket: ClientConnection, endpoint: Endpoint) -> ConnectionFailed | None:
+    """A fatal close (see :data:`FATAL_CLOSE_CODES`) as an error, else None."""
+    code = websocket.close_code
+    if code not in FATAL_CLOSE_CODES:
+        return None
+    reason = _CONTROL.sub(" ", websocket.close_reason or "").strip()[:200]
+    hint = "check the token (`observer auth login`)" if code == 1008 else "check --protocol"
+    return ConnectionFailed(
+        f"{endpoint.origin} closed the connection (code {code}{': ' + reason if reason else ''}) — {hint}",
+        retryable=False,
+    )

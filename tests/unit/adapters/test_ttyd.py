@@ -1,0 +1,56 @@
+"""ttyd: JSON init first, one-byte commands both ways, title, no input or resize while watching."""
+
+from __future__ import annotations
+
+import json
+
+from observer.protocol.adapters.ttyd import TtydClientSession
+from observer.protocol.events import OutputReceived, ProtocolViolation, SessionStarted, TitleChanged
+
+
+def test_the_init_carries_the_auth_token_and_size_and_is_sent_even_when_watching() -> None:
+    session = TtydClientSession(cols=120, rows=40, auth_token="dXNlcjpwYXNz")
+    assert session.subprotocol == "tty"
+    [init] = session.opening_messages()
+    assert isinstance(init, str)
+    assert json.loads(init) == {"AuthToken": "dXNlcjpwYXNz", "columns": 120, "rows": 40}
+
+
+def test_the_auth_token_is_not_in_the_repr() -> None:
+    assert "dXNlcjpwYXNz" not in repr(TtydClientSession(auth_token="dXNlcjpwYXNz"))
+
+
+def test_server_frames_title_preferences_and_output() -> None:
+    session = TtydClientSession(cols=80, rows=24)
+    assert session.receive(b"1bash - host") == [
+        SessionStarted("", "watch", 80, 24, 0, "none", 0, "bash - host", complete=False),
+        TitleChanged("bash - host"),
+    ]
+    assert session.receive(b'2{"fontSize":14}') == []
+    assert session.receive(b"0$ ") == [OutputReceived(b"$ ", 0)]
+    assert session.receive(b"0ls") == [OutputReceived(b"ls", 2)]
+
+
+def test_a_hostile_title_is_sanitized() -> None:
+    session = TtydClientSession()
+    events = session.receive(b"1evil\x1b]52;c;AAAA\x07\xe2\x80\xaename")
+    assert events[-1] == TitleChanged("evil]52;c;AAAAname")
+
+
+def test_bad_frames_are_reported_not_raised() -> None:
+    session = TtydClientSession()
+    assert session.receive(b"")[-1] == ProtocolViolation("ttyd sent an empty frame")
+    assert session.receive(b"9x") == [ProtocolViolation("ttyd sent an unknown command byte 0x39")]
+
+
+def test_watch_mode_never_sends_input_or_resize() -> None:
+    session = TtydClientSession()
+    assert session.send_input(b"rm -rf /\r") == []
+    assert session.send_resize(200, 60) == []
+
+
+def test_control_mode_sends_prefixed_input_and_resize() -> None:
+    session = TtydClientSession()
+    session.request_control()
+    assert session.send_input(b"ls\r") == [b"0ls\r"]
+    assert session.send_resize(100, 30) == [b'1{"columns":100,"rows":30}']

@@ -1,0 +1,58 @@
+"""The mode table: only CONTROL may type, and the ways in and out of it."""
+
+from __future__ import annotations
+
+import itertools
+
+from observer.protocol.modes import (
+    TRANSITIONS,
+    ControlEvent,
+    ControlMode,
+    may_send_input,
+    next_mode,
+)
+
+W, Q, C, R = ControlMode.WATCH, ControlMode.REQUESTING, ControlMode.CONTROL, ControlMode.RELEASED
+
+
+def test_only_control_mode_may_send_input() -> None:
+    assert [m for m in ControlMode if may_send_input(m)] == [C]
+
+
+def test_take_then_grant_reaches_control_and_release_then_confirm_returns_to_watch() -> None:
+    mode = W
+    for event, expected in [
+        (ControlEvent.REQUEST, Q),
+        (ControlEvent.GRANTED, C),
+        (ControlEvent.RELEASE, R),
+        (ControlEvent.LOST, W),
+    ]:
+        mode = next_mode(mode, event)  # type: ignore[assignment]
+        assert mode is expected
+
+
+def test_a_denied_request_returns_to_watch() -> None:
+    assert next_mode(Q, ControlEvent.DENIED) is W
+
+
+def test_input_stops_at_release_before_the_server_confirms() -> None:
+    released = next_mode(C, ControlEvent.RELEASE)
+    assert released is R
+    assert not may_send_input(released)
+
+
+def test_pairs_outside_the_table_are_refused() -> None:
+    assert next_mode(W, ControlEvent.RELEASE) is None
+    assert next_mode(W, ControlEvent.DENIED) is None
+    assert next_mode(C, ControlEvent.DENIED) is None
+
+
+def test_control_is_reached_only_by_a_grant() -> None:
+    for (mode, event), target in TRANSITIONS.items():
+        if target is C and mode is not C:
+            assert event is ControlEvent.GRANTED
+
+
+def test_every_pair_is_either_in_the_table_or_refused() -> None:
+    for mode, event in itertools.product(ControlMode, ControlEvent):
+        assert next_mode(mode, event) == TRANSITIONS.get((mode, event))

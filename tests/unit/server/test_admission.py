@@ -1,0 +1,66 @@
+"""Which upgrade requests are admitted, and what the refused ones are told."""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from observer.server.admission import Admission, Refusal, admit
+from observer.tokens import Authenticator, TokenStore
+
+AUTH = Authenticator(TokenStore.from_tokens([("control", "ctl"), ("watch", "wat")]))
+OK = "/?identifier=agent-1&api-version=2024-02-02-preview"
+
+
+def request(
+    path: str = OK, token: str | None = "ctl", origin: str | None = None, sub: str = "observer.v1"
+) -> Admission | Refusal:
+    headers = {
+        "authorization": f"Bearer {token}" if token else None,
+        "origin": origin,
+        "sec-websocket-protocol": sub,
+    }
+    return admit(path, headers, auth=AUTH, allowed_origins=frozenset({"https://ok.example"}))
+
+
+def test_a_good_request_is_admitted_as_a_watcher_by_default() -> None:
+    assert request() == Admission("agent-1", "control", False, None)
+    assert request(OK + "&mode=control&since=42") == Admission("agent-1", "control", True, 42)
+    assert request(token="wat") == Admission("agent-1", "watch", False, None)
+
+
+def test_unauthenticated_requests_learn_nothing_else() -> None:
+    for path in (OK, "/nowhere", "/?identifier=../x"):
+        assert request(path, token=None) == Refusal(HTTPStatus.FORBIDDEN, "Unauthenticated")
+        assert request(path, token="bad") == Refusal(HTTPStatus.FORBIDDEN, "Unauthenticated")
+
+
+def test_a_watch_token_asking_for_control_is_forbidden() -> None:
+    refusal = request(OK + "&mode=control", token="wat")
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.FORBIDDEN
+    assert "watching only" in refusal.body
+
+
+def test_origins_are_checked_only_when_a_browser_sends_one() -> None:
+    assert isinstance(request(origin="https://ok.example"), Admission)
+    refusal = request(origin="https://evil.example")
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.FORBIDDEN
+
+
+def test_bad_identifiers_are_400() -> None:
+    for identifier in ("", "-x", "a" * 65, "a/b", "a b", "%00"):
+        path = f"/?identifier={identifier}&api-version=2024-02-02-preview"
+        refusal = request(path)
+        assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.BAD_REQUEST
+
+
+def test_a_huge_since_and_a_missing_subprotocol_are_400() -> None:
+    assert isinstance(request(OK + "&since=" + "9" * 30), Refusal)
+    refusal = request(sub="chat")
+    assert isinstance(refusal, Refusal) and "observer.v1" in refusal.body
+
+
+def test_without_an_authenticator_everybody_gets_control() -> None:
+    decision = admit(
+        OK, {"sec-websocket-protocol": "observer.v1"}, auth=None, allowed_origins=frozenset()
+    )
+    assert decision == Admission("agent-1", "control", False, None)

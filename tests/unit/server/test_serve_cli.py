@@ -1,0 +1,52 @@
+"""`observer serve` refuses to start open, and says what to do."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from observer.cli import main
+from observer.commands.serve import parse_listen, parse_size
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(["serve", *args])
+    return status, capsys.readouterr().err
+
+
+def test_serve_without_tokens_refuses_to_start(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run(["--", "bash"], capsys)
+    assert status == 1
+    assert err.startswith("observer: no way to authenticate observers — pass --tokens")
+
+
+def test_no_auth_is_refused_on_a_non_loopback_address(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run(["--listen", "0.0.0.0:8765", "--insecure-no-auth", "--", "bash"], capsys)
+    assert status == 1 and "loopback" in err
+
+
+def test_an_empty_token_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "tokens"
+    path.write_text("# nothing yet\n")
+    status, err = run(["--tokens", str(path), "--", "bash"], capsys)
+    assert status == 1 and "observer token issue" in err
+
+
+def test_serve_needs_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run(["--insecure-no-auth"], capsys)
+    assert status == 1 and "no command" in err
+
+
+def test_listen_and_size_are_parsed_or_refused_clearly() -> None:
+    assert parse_listen("127.0.0.1:0") == ("127.0.0.1", 0)
+    assert parse_listen("[::1]:8765") == ("::1", 8765)
+    assert parse_size("80x24") == (80, 24)
+    from observer.errors import UsageError
+
+    for bad in ("8765", "host:99999", ":80"):
+        with pytest.raises(UsageError, match="--listen"):
+            parse_listen(bad)
+    for bad in ("80", "0x24", "80x24x1", "5000x10"):
+        with pytest.raises(UsageError, match="--size"):
+            parse_size(bad)

@@ -135,8 +135,10 @@ def to_ansi(screen: VTScreen) -> str:
     out += [f"\x1b[?{mode}h" for mode in sorted(screen.private_modes)]
     if screen.keypad_application:
         out.append("\x1b=")
-    if screen.title:
+    for title, icon in screen.title_stack:
+        out.append(f"\x1b]2;{title}\x07\x1b]1;{icon}\x07\x1b[22;0t")
+    if screen.title or screen.title_stack:
         out.append(f"\x1b]2;{screen.title}\x07")
-    if screen.icon_name:
+    if screen.icon_name or screen.title_stack:
         out.append(f"\x1b]1;{screen.icon_name}\x07")
     return "".join(out)

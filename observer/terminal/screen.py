@@ -42,6 +42,7 @@ class VTScreen(EditMixin, DrawMixin):
         self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
+        self.title_stack: list[tuple[str, str]] = []
         self.replies: list[str] = []
         self.bells = 0
         self.last_char = ""
@@ -62,6 +63,7 @@ class VTScreen(EditMixin, DrawMixin):
         self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
+        self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
 
@@ -162,6 +164,10 @@ class VTScreen(EditMixin, DrawMixin):
         the cursor and pen on entering and restores them on leaving, in a slot of its own
         (xterm ctlseqs, "Use Alternate Screen Buffer")."""
         if on == self.alternate:
+            if not on and mode == 1049:
+                # xterm (srm_OPT_ALTBUF_CURSOR) and tmux restore the cursor even when the
+                # normal screen is already shown.
+                self.restore_cursor("1049")
             return
         if on and mode == 1049:
             self.save_cursor("1049")
@@ -225,6 +231,15 @@ class VTScreen(EditMixin, DrawMixin):
     def set_icon_name(self, param: str) -> None:
         """OSC 0/1: the icon name, sanitized."""
         self.icon_name = sanitize_title(param)
+
+    def push_title(self) -> None:
+        """XTWINOPS ``CSI 22 ; Ps t``: save the title and icon name on a stack (10 deep)."""
+        self.title_stack = [*self.title_stack[-9:], (self.title, self.icon_name)]
+
+    def pop_title(self) -> None:
+        """XTWINOPS ``CSI 23 ; Ps t``: restore the title and icon name last saved."""
+        if self.title_stack:
+            self.title, self.icon_name = self.title_stack.pop()
 
     def bell(self, *args: Any) -> None:
         """BEL: counted."""

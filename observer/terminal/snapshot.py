@@ -32,6 +32,7 @@ class TerminalSnapshot:
     keypad_application: bool
     title: str
     icon_name: str
+    title_stack: tuple[tuple[str, str], ...]
     charsets: tuple[str, str, int]
     tabstops: frozenset[int]
     bells: int
@@ -69,6 +70,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         keypad_application=screen.keypad_application,
         title=screen.title,
         icon_name=screen.icon_name,
+        title_stack=tuple(screen.title_stack),
         charsets=(screen.g0_charset, screen.g1_charset, screen.charset),
         tabstops=frozenset(screen.tabstops),
         bells=screen.bells,
@@ -105,6 +107,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen.private_modes = set(snap.private_modes)
     screen.keypad_application = snap.keypad_application
     screen.title, screen.icon_name = snap.title, snap.icon_name
+    screen.title_stack = list(snap.title_stack)
     screen.g0_charset, screen.g1_charset, screen.charset = snap.charsets
     screen.tabstops = set(snap.tabstops)
     screen.bells = snap.bells

@@ -159,3 +159,23 @@ def test_shrinking_columns_cuts_a_wide_character_cleanly() -> None:
     m = screen("abcd一".encode(), cols=10)
     m.resize(5, 5)
     assert [c.data for c in m.line(0)] == ["a", "b", "c", "d", " "]
+
+
+def test_leaving_1049_again_on_the_normal_screen_restores_the_cursor_again() -> None:
+    # dialog leaves the alternate screen right after starting and once more on exit.
+    m = screen(b"$ \x1b[?1049h\x1b[?1049l\x1b[5;1Hmenu\x1b[?1049l")
+    assert (m.cursor_x, m.cursor_y) == (2, 0)
+
+
+def test_the_title_stack_saves_and_restores_the_title() -> None:
+    m = screen(b"\x1b]2;shell\x07\x1b[22;0t\x1b]2;mc\x07")
+    assert m.title == "mc"
+    m.feed(b"\x1b[23;0t")
+    assert m.title == "shell"
+    m.feed(b"\x1b[23;0t")
+    assert m.title == "shell"
+
+
+def test_the_title_stack_is_bounded() -> None:
+    m = screen(b"\x1b[22;0t" * 1000)
+    assert len(m.snapshot().title_stack) == 10

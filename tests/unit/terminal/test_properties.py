@@ -172,7 +172,7 @@ _state = st.one_of(
     st.builds(lambda t, b: f"\x1b[{t};{b}r", st.integers(0, 8), st.integers(0, 8)),
     st.sampled_from(["\x1b7", "\x1b8", "\x1b[s", "\x1b[u", "\x1b(0", "\x1b(B", "\x1b)0", "\x0e",
                      "\x0f", "\x1bH", "\x1b[3g", "\x1b[g", "\x1b=", "\x1b>", "\x1b]2;title\x07",
-                     "\x1b]0;other \u4e00\x07"]),
+                     "\x1b]0;other \u4e00\x07", "\x1b[22;0t", "\x1b[23;0t"]),
 )  # fmt: skip
 _screen_text = st.text(
     st.sampled_from([*"abcdefgqx lmnjk-|", "一", "😀", "\u0301", "é"]), min_size=1, max_size=25
@@ -183,7 +183,7 @@ _screen_ops = st.lists(
 
 
 _probe = st.lists(
-    st.sampled_from(["\x1b8", "\x1b[u", "\x1b[?1049l", "\x1b[?47l", "\x1b[?1047l", "Xq", "\t",
+    st.sampled_from(["\x1b8", "\x1b[u", "\x1b[?1049l", "\x1b[23t", "\x1b[?47l", "\x1b[?1047l", "Xq", "\t",
                      "\n\n\n\n\n\n\n\n\n", "\x1bM\x1bM\x1bM", "\x1b[5H\x1b[9B", "\x1b[?6l"]),
     min_size=1,
     max_size=4,

@@ -23,6 +23,8 @@ class EditMixin(pyte.Screen):
     grid: Grid
     alternate: bool
     wide_seen: bool
+    dirty_all: bool  # every visible row changed (cheaper than listing them)
+    _blanks: dict[str, Char]
     history: deque[tuple[Char, ...]]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -37,7 +39,14 @@ class EditMixin(pyte.Screen):
     def _blank(self) -> Char:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
         bg = self.cursor.attrs.bg
-        return BLANK if bg == "default" else BLANK._replace(bg=bg)
+        if bg == "default":
+            return BLANK
+        blank = self._blanks.get(bg)
+        if blank is None:
+            if len(self._blanks) > 256:
+                self._blanks.clear()
+            blank = self._blanks[bg] = BLANK._replace(bg=bg)
+        return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
         row[start:stop] = [self._blank()] * (stop - start)
@@ -52,13 +61,27 @@ class EditMixin(pyte.Screen):
         go to the scrollback.
         """
         grid = self.grid
-        count = min(count, bottom - top + 1)
         if keep and top == 0 and not self.alternate and self.history.maxlen:
-            self.history.extend(map(tuple, grid[:count]))  # tuples: immutable, GC-untracked
-        del grid[top : top + count]
-        at = bottom - count + 1
-        grid[at:at] = blank_grid(self.columns, count, self._blank())
-        self.dirty.update(range(top, bottom + 1))
+            if count == 1:
+                self.history.append(tuple(grid[0]))  # tuples: immutable, GC-untracked
+            else:
+                self.history.extend(map(tuple, grid[: min(count, bottom + 1)]))
+        if count == 1:  # the common case: one line feed at the bottom
+            del grid[top]
+            grid.insert(bottom, [self._blank()] * self.columns)
+        else:
+            count = min(count, bottom - top + 1)
+            del grid[top : top + count]
+            at = bottom - count + 1
+            grid[at:at] = blank_grid(self.columns, count, self._blank())
+        self._mark(top, bottom)
+
+    def _mark(self, top: int, bottom: int) -> None:
+        """Mark rows ``top..bottom`` changed (a whole-screen scroll just sets a flag)."""
+        if top == 0 and bottom == self.lines - 1:
+            self.dirty_all = True
+        else:
+            self.dirty.update(range(top, bottom + 1))
 
     def _scroll_down(self, top: int, bottom: int, count: int) -> None:
         """Move rows ``top..bottom-count`` down; blank rows enter at ``top``."""
@@ -66,7 +89,7 @@ class EditMixin(pyte.Screen):
         count = min(count, bottom - top + 1)
         del grid[bottom - count + 1 : bottom + 1]
         grid[top:top] = blank_grid(self.columns, count, self._blank())
-        self.dirty.update(range(top, bottom + 1))
+        self._mark(top, bottom)
 
     # -- scrolling -------------------------------------------------------------------------
 
@@ -152,6 +175,11 @@ class EditMixin(pyte.Screen):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them)."""
         x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
+        if how == 0 and not self.wide_seen:  # the usual case, kept short
+            if x < self.columns:
+                self.grid[self.cursor.y][x:] = [self._blank()] * (self.columns - x)
+            self.dirty.add(self.cursor.y)
+            return
         if how == 0:
             start, stop = x, self.columns
         elif how == 1:

@@ -78,6 +78,9 @@ class TerminalModel:
         except Exception:  # defence in depth: the stream already guards each sequence
             screen.recover()
         dirty, screen.dirty = screen.dirty, set()
+        if screen.dirty_all:
+            screen.dirty_all = False
+            return set(range(screen.lines))
         return {y for y in dirty if 0 <= y < screen.lines}
 
     def resize(self, cols: int, rows: int) -> None:

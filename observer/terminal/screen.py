@@ -47,6 +47,8 @@ class VTScreen(EditMixin, DrawMixin):
         self.bells = 0
         self.last_char = ""
         self.wide_seen = False
+        self.dirty_all = False
+        self._blanks: dict[str, Char] = {}
         self._caches: dict[Char, CellCache] = {}
         self._pen: Char | None = None
         self._pen_cells = CellCache(BLANK)

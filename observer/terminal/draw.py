@@ -44,7 +44,7 @@ class DrawMixin(pyte.Screen):
             return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
-            if len(self._caches) > 512:
+            if len(self._caches) >= 64:  # bounds memory: at most 64 pens cached
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
@@ -60,7 +60,7 @@ class DrawMixin(pyte.Screen):
         if cells is None:
             cells = tuple(map(self._pen_cells.__getitem__, data))
             if len(data) <= 128:
-                if len(runs) >= 256:
+                if len(runs) >= 64:
                     runs.clear()
                 runs[data] = cells
         return cells

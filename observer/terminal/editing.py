@@ -14,7 +14,7 @@ import pyte
 from pyte import modes as mo
 from pyte.screens import Char, Margins
 
-from observer.terminal.cells import BLANK, Grid, Line, blank_grid, mend
+from observer.terminal.cells import BLANK, Grid, Line, WrappedLine, blank_grid, frozen, mend
 
 
 class EditMixin(pyte.Screen):
@@ -63,9 +63,9 @@ class EditMixin(pyte.Screen):
         grid = self.grid
         if keep and top == 0 and not self.alternate and self.history.maxlen:
             if count == 1:
-                self.history.append(tuple(grid[0]))  # tuples: immutable, GC-untracked
+                self.history.append(frozen(grid[0]))  # tuples: immutable, GC-untracked
             else:
-                self.history.extend(map(tuple, grid[: min(count, bottom + 1)]))
+                self.history.extend(map(frozen, grid[: min(count, bottom + 1)]))
         if count == 1:  # the common case: one line feed at the bottom
             del grid[top]
             grid.insert(bottom, [self._blank()] * self.columns)
@@ -94,7 +94,15 @@ class EditMixin(pyte.Screen):
     # -- scrolling -------------------------------------------------------------------------
 
     def index(self) -> None:
-        """IND: down one row, scrolling the region when at its bottom margin."""
+        """IND / LF: down one row, scrolling the region when at its bottom margin. An
+        explicit line feed ends the row's logical line (tmux clears its wrap flag)."""
+        row = self.grid[self.cursor.y]
+        if type(row) is WrappedLine:
+            self.grid[self.cursor.y] = list(row)
+        self.advance()
+
+    def advance(self) -> None:
+        """Move down a row, scrolling the region when at its bottom margin."""
         top, bottom = self._region()
         if self.cursor.y == bottom:
             self._scroll_up(top, bottom, 1, keep=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pyte.screens import Char, Margins, Savepoint
 
-from observer.terminal.cells import Grid
+from observer.terminal.cells import Grid, frozen, thawed
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -23,6 +23,7 @@ class TerminalSnapshot:
     grid: Rows
     other: Rows
     alternate: bool
+    other_size: tuple[int, int]
     history: tuple[tuple[Char, ...], ...]
     cursor: tuple[int, int, Char, bool]
     saved: tuple[tuple[str, Savepoint], ...]
@@ -41,11 +42,11 @@ class TerminalSnapshot:
 
 
 def _rows(grid: Grid) -> Rows:
-    return tuple(map(tuple, grid))
+    return tuple(map(frozen, grid))
 
 
 def _grid(rows: Rows) -> Grid:
-    return list(map(list, rows))
+    return list(map(thawed, rows))
 
 
 def _savepoint(saved: Savepoint) -> Savepoint:
@@ -61,6 +62,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         grid=_rows(screen.grid),
         other=_rows(screen._other),
         alternate=screen.alternate,
+        other_size=screen._other_size,
         history=tuple(screen.history),  # rows in the scrollback are never modified
         cursor=(c.x, c.y, c.attrs, c.hidden),
         saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
@@ -92,6 +94,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen.grid, screen._other = _grid(snap.grid), _grid(snap.other)
     screen.wide_seen = True  # conservative: the snapshot may hold wide characters
     screen.alternate = snap.alternate
+    screen._other_size = snap.other_size
     screen.history.clear()
     screen.history.extend(snap.history)
     x, y, attrs, hidden = snap.cursor

@@ -287,3 +287,37 @@ def test_the_screen_equals_stock_pyte_on_input_both_handle_thorough(
     data: bytes, cols: int, rows: int
 ) -> None:
     _same_as_pyte(data, cols, rows)
+
+
+# -- re-wrapping on resize -------------------------------------------------------------------
+
+_lines = st.lists(
+    st.text(st.sampled_from([*"abc xyz", "一", "😀"]), max_size=70), min_size=1, max_size=12
+).map(lambda lines: "\r\n".join(lines).encode())
+
+
+def _rewrap_round_trip(data: bytes, cols: int, narrower: int, rows: int) -> None:
+    m = TerminalModel(cols, rows, scrollback=1000)
+    m.feed(data)
+    before = (m.text(), [tuple(row) for row in m.history], m.cursor_x, m.cursor_y)
+    m.resize(narrower, rows)
+    check_invariants(m)
+    m.resize(cols, rows)
+    assert (m.text(), [tuple(row) for row in m.history], m.cursor_x, m.cursor_y) == before
+
+
+@FAST
+@given(_lines, st.integers(10, 60), st.integers(2, 9), st.integers(1, 8))
+def test_narrowing_and_widening_again_gives_the_same_screen_and_scrollback(
+    data: bytes, cols: int, narrower: int, rows: int
+) -> None:
+    _rewrap_round_trip(data, cols, narrower, rows)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_lines, st.integers(10, 60), st.integers(2, 9), st.integers(1, 8))
+def test_narrowing_and_widening_again_gives_the_same_screen_and_scrollback_thorough(
+    data: bytes, cols: int, narrower: int, rows: int
+) -> None:
+    _rewrap_round_trip(data, cols, narrower, rows)

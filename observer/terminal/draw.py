@@ -53,7 +53,7 @@ class DrawMixin(EditMixin):
             return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
-            if len(self._caches) >= 64:  # bounds memory: at most 64 pens cached
+            if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs

@@ -1,0 +1,1 @@
+"""The Textual app: watch, take over, dashboard of many sessions, themes, screenshots."""

@@ -1,0 +1,170 @@
+"""``ObserverApp``: runs one worker per session and shows the watch screen or the dashboard."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
+
+from observer.app.messages import ControlUpdated, SessionNoticed
+from observer.app.pump import pump
+from observer.app.screens.dashboard import DashboardScreen
+from observer.app.screens.watch import WatchScreen
+from observer.app.session import LiveSession, Notice
+from observer.app.source import SessionSource
+from observer.app.theming import palette_of, to_textual_theme
+from observer.app.widgets.terminal_view import TerminalView
+from observer.errors import ObserverError, ThemeError
+from observer.rendering import Palette
+from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
+
+
+class ObserverApp(App[int]):
+    """Watch one session (watch screen) or several (dashboard)."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "observer"
+    ENABLE_COMMAND_PALETTE = True
+    _ALWAYS_ALLOWED: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(
+        self,
+        sources: Sequence[SessionSource],
+        *,
+        theme: str | None = None,
+        config_dir: Path | None = None,
+        idle_release: float = 300.0,
+        scrollback: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+        screenshot_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.clock = clock
+        self.screenshot_dir = screenshot_dir or Path.cwd()
+        """Monotonic seconds for agent states (injected: screenshots and tests freeze it)."""
+        self.sessions = [LiveSession(source, scrollback=scrollback) for source in sources]
+        self.idle_release = idle_release
+        self.theme_specs, self.theme_problems = load_themes(config_dir)
+        for spec in self.theme_specs.values():
+            self.register_theme(to_textual_theme(spec))
+        name = theme or DEFAULT_DARK
+        if name not in self.theme_specs:
+            known = ", ".join(sorted(self.theme_specs))
+            raise ThemeError(f"no theme named {name!r} — choose one of: {known}")
+        self.theme = name
+        for builtin in BUILTIN_THEMES:
+            if builtin not in self.theme_specs:
+                self.unregister_theme(builtin)
+        self._states: dict[int, str] = {}
+        self.fatal: ObserverError | None = None
+        """An error that ended the app (the only session could not connect at all)."""
+
+    @property
+    def palette(self) -> Palette:
+        """The terminal palette of the current theme."""
+        spec: ThemeSpec | None = self.theme_specs.get(self.theme)
+        return palette_of(spec)
+
+    def on_mount(self) -> None:
+        for problem in self.theme_problems:
+            self.notify(
+                str(problem), title="Theme not loaded", severity="error", markup=False, timeout=10
+            )
+        for session in self.sessions:
+            self.run_worker(self._pump(session), group="sessions", exit_on_error=False)
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.set_interval(1.0, self.check_agents)
+        if len(self.sessions) == 1:
+            self.push_screen(WatchScreen(self.sessions[0], self.palette))
+        else:
+            self.push_screen(DashboardScreen(self.sessions, self.palette))
+
+    async def _pump(self, session: LiveSession) -> None:
+        """Apply a source's events to its session (see :mod:`observer.app.pump`)."""
+        try:
+            await pump(
+                session,
+                clock=self.clock,
+                notice=lambda s, n: self.post_message(SessionNoticed(s, n)),
+                control=lambda s: self.post_message(ControlUpdated(s)),
+            )
+        except ObserverError as error:
+            if len(self.sessions) == 1 and session.connection == "connecting":
+                self.fatal = error
+                self.exit(1)
+                return
+            session.connection, session.reason = "closed", str(error)
+            self.post_message(SessionNoticed(session, Notice(str(error), "error")))
+
+    def on_session_noticed(self, message: SessionNoticed) -> None:
+        prefix = f"{message.session.label}: " if len(self.sessions) > 1 else ""
+        self.notify(prefix + message.notice.text, severity=message.notice.severity, markup=False)
+
+    def on_control_updated(self, message: ControlUpdated) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, WatchScreen) and screen.session is message.session:
+                screen.sync_control()
+
+    def check_agents(self) -> None:
+        """Tell the user when an agent starts waiting for input."""
+        now = self.clock()
+        for index, session in enumerate(self.sessions):
+            state, _ = session.agent_state(now)
+            if state == "waiting" and self._states.get(index) != "waiting":
+                prefix = f"{session.label}: " if len(self.sessions) > 1 else ""
+                self.notify(
+                    f"{prefix}the agent is waiting for input", severity="warning", markup=False
+                )
+            self._states[index] = state
+
+    def _theme_changed(self, _theme: Any) -> None:
+        palette = self.palette
+        for screen in self.screen_stack:
+            if isinstance(screen, WatchScreen | DashboardScreen):
+                screen.palette = palette
+            for view in screen.query(TerminalView):
+                view.set_palette(palette)
+
+    def _in_control(self) -> bool:
+        screen = self.screen
+        return isinstance(screen, WatchScreen) and screen.control
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In control every key goes to the agent: the app's own key bindings step aside."""
+        return not (self._in_control() and action not in self._ALWAYS_ALLOWED)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Save screenshot (SVG)", "Save the current view as an SVG file", self.action_save_svg
+        )
+        if isinstance(screen, WatchScreen):
+            yield SystemCommand(
+                "Take control", "Type into the agent (ctrl+t)", screen.action_take_control
+            )
+            yield SystemCommand(
+                "Release control", "Watch again (ctrl+])", screen.action_release_control
+            )
+            yield SystemCommand(
+                "Interrupt the agent", "Send one Ctrl-C (ctrl+x)", screen.action_interrupt
+            )
+
+    def action_save_svg(self) -> None:
+        """Save the current view as SVG (in ``screenshot_dir``) and say where."""
+        try:
+            saved = self.save_screenshot(path=str(self.screenshot_dir))
+        except OSError as error:
+            self.notify(f"Could not save the screenshot: {error}", severity="error", markup=False)
+            return
+        self.notify(f"Saved {saved}", title="Screenshot", markup=False)
+
+    async def on_unmount(self) -> None:
+        for session in self.sessions:
+            with contextlib.suppress(ObserverError):
+                await session.source.close()

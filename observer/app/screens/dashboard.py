@@ -1,0 +1,83 @@
+"""The dashboard: every session as a live tile; ``enter`` opens one full size."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from observer.app.screens.watch import WatchScreen
+from observer.app.session import LiveSession
+from observer.app.widgets.terminal_view import TerminalView
+from observer.app.widgets.tile import Tile
+from observer.rendering import Palette
+
+
+class DashboardScreen(Screen[None]):
+    """A grid of :class:`Tile` s, one per session."""
+
+    DEFAULT_CSS = """
+    DashboardScreen Grid {
+        grid-gutter: 0 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open", "Open"),
+        Binding("right", "move(1)", "Next", show=False),
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("down", "move_row(1)", "Down", show=False),
+        Binding("up", "move_row(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, sessions: Sequence[LiveSession], palette: Palette) -> None:
+        super().__init__()
+        self.sessions = list(sessions)
+        self.palette = palette
+        self.columns = max(1, math.ceil(math.sqrt(len(self.sessions))))
+
+    def compose(self) -> ComposeResult:
+        grid = Grid()
+        grid.styles.grid_size_columns = self.columns
+        with grid:
+            for index, session in enumerate(self.sessions):
+                yield Tile(session, self.palette, index)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query(Tile).first().focus()
+
+    def on_screen_resume(self) -> None:
+        for view in self.query(TerminalView):
+            view.set_palette(self.palette)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        """The tiles in order."""
+        return list(self.query(Tile))
+
+    def _focused_index(self) -> int:
+        focused = self.focused
+        return focused.index if isinstance(focused, Tile) else 0
+
+    def action_move(self, step: int) -> None:
+        """Focus the next or previous tile."""
+        tiles = self.tiles
+        tiles[(self._focused_index() + step) % len(tiles)].focus()
+
+    def action_move_row(self, step: int) -> None:
+        """Focus the tile above or below."""
+        index = self._focused_index() + step * self.columns
+        if 0 <= index < len(self.tiles):
+            self.tiles[index].focus()
+
+    def action_open(self) -> None:
+        """Open the focused tile's session full size."""
+        session = self.sessions[self._focused_index()]
+        self.app.push_screen(WatchScreen(session, self.palette, can_go_back=True))

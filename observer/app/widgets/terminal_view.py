@@ -1,0 +1,361 @@
+"""``TerminalView``: the remote screen, drawn with the line API.
+
+Modelled on Textual's ``Log`` widget: ``render_line`` returns cached :class:`Strip` s keyed by
+(row, row version, cursor column, palette); only rows the model reports dirty are refreshed, at
+most ~60 times a second, and never while the remote holds a synchronized update open (DECSET 2026,
+up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view crops and follows the
+cursor, a larger one centres the screen. Scrollback can be browsed while output continues; the
+bottom line then says how many new lines arrived and how to jump back to live.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region
+from textual.message import Message
+from textual.strip import Strip
+from textual.timer import Timer
+from textual.widget import Widget
+
+from observer.app.session import LiveSession
+from observer.app.terminal import encode_key
+from observer.rendering import Palette, cells_to_segments
+
+FRAME = 1 / 60
+SYNC_TIMEOUT = 0.15
+RELEASE_KEY = "ctrl+right_square_bracket"
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """Which part of the terminal is on screen."""
+
+    first: int
+    """First virtual line shown (history lines, then screen rows)."""
+    count: int
+    pad_top: int
+    left: int
+    """First terminal column shown when cropping; ``-pad`` (negative) when centring."""
+
+
+class TerminalView(Widget, can_focus=True):
+    """Draws a :class:`LiveSession`'s terminal; sends keys only when ``control`` is set."""
+
+    DEFAULT_CSS = """
+    TerminalView {
+        width: 1fr;
+        height: 1fr;
+        background: $surface;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("shift+up", "scroll_back(1)", "Scroll up", show=False),
+        Binding("shift+down", "scroll_back(-1)", "Scroll down", show=False),
+        Binding("pageup,shift+pageup", "scroll_back_page(1)", "Page up", show=False),
+        Binding("pagedown,shift+pagedown", "scroll_back_page(-1)", "Page down", show=False),
+        Binding("end", "jump_to_live", "Live", show=False),
+    ]
+
+    class InputTyped(Message):
+        """Bytes to send to the agent (only posted in control mode)."""
+
+        def __init__(self, data: bytes) -> None:
+            super().__init__()
+            self.data = data
+
+    class PasteRequested(Message):
+        """Text pasted in control mode (the screen confirms multi-line pastes)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class ReleaseRequested(Message):
+        """``ctrl+]`` in control mode."""
+
+    class IgnoredInput(Message):
+        """Something was typed or pasted while watching (not sent anywhere)."""
+
+    def __init__(
+        self,
+        session: LiveSession,
+        palette: Palette,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.session = session
+        self.palette = palette
+        self.control = False
+        self.back = 0
+        self.new_lines = 0
+        self.frames = 0
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._versions: dict[int, int] = {}
+        self._epoch = 0
+        self._pending: set[int] = set()
+        self._whole = False
+        self._timer: Timer | None = None
+        self._last_frame = 0.0
+        self._sync_since: float | None = None
+        self._window: _Window | None = None
+        self._window_key: tuple[object, ...] = ()
+        self._cursor: tuple[int, int, bool] = (-1, -1, False)
+        self._history_len = 0
+
+    # -- wiring ---------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.session.subscribe(self.mark_dirty)
+        self._history_len = len(self.session.model.history)
+
+    def on_unmount(self) -> None:
+        self.session.unsubscribe(self.mark_dirty)
+
+    def set_palette(self, palette: Palette) -> None:
+        """Redraw everything in other colours."""
+        self.palette = palette
+        self._cache.clear()
+        self.refresh()
+
+    def mark_dirty(self, rows: set[int], whole: bool = False) -> None:
+        """Note changed rows; they are repainted at the next frame."""
+        if whole:
+            self._whole = True
+            self._epoch += 1
+        for row in rows:
+            self._versions[row] = self._versions.get(row, 0) + 1
+        self._pending |= rows
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if self._timer is not None or not self.is_mounted:
+            return
+        delay = max(0.001, self._last_frame + FRAME - time.monotonic())
+        self._timer = self.set_timer(delay, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        now = time.monotonic()
+        model = self.session.model
+        if model.synchronized:
+            if self._sync_since is None:
+                self._sync_since = now
+            if now - self._sync_since < SYNC_TIMEOUT:
+                self._timer = self.set_timer(FRAME, self._flush)
+                return
+        else:
+            self._sync_since = None
+        self._last_frame = now
+        self.frames += 1
+        self._follow_history()
+        old = self._window
+        self._window = None
+        window = self._layout()
+        cursor = (model.cursor_x, model.cursor_y, model.cursor_visible)
+        if cursor != self._cursor:
+            self._pending |= {self._cursor[1], cursor[1]}
+            self._cursor = cursor
+        if self._whole or old != window or self.back:
+            self.refresh()
+        else:
+            regions = [
+                Region(0, window.pad_top + row - window.first, self.size.width, 1)
+                for row in self._pending
+                if window.first <= row < window.first + window.count
+            ]
+            if regions:
+                self.refresh(*regions)
+        self._pending.clear()
+        self._whole = False
+
+    def _follow_history(self) -> None:
+        """While scrolled back, keep the same lines on screen as new ones arrive."""
+        length = len(self.session.model.history)
+        grown = max(0, length - self._history_len)
+        self._history_len = length
+        if self.back and grown:
+            self.back += grown
+            self.new_lines += grown
+
+    # -- geometry ---------------------------------------------------------------------------------
+
+    @property
+    def _history(self) -> int:
+        model = self.session.model
+        return 0 if model.alternate else len(model.history)
+
+    def _layout(self) -> _Window:
+        model = self.session.model
+        key = (
+            id(model),
+            model.cols,
+            model.rows,
+            model.cursor_x,
+            model.cursor_y,
+            model.alternate,
+            len(model.history),
+            self.back,
+            self.size,
+        )
+        if self._window is not None and key == self._window_key:
+            return self._window
+        self._window_key = key
+        height, width = self.size.height, self.size.width
+        if self.back:
+            height -= 1  # the "new lines" indicator
+            total = self._history + model.rows
+            self.back = min(self.back, max(0, total - height))
+        if self.back:
+            end = self._history + model.rows - self.back
+            first = max(0, end - height)
+            window = _Window(first, end - first, 0, self._left(width))
+        elif height >= model.rows:
+            window = _Window(
+                self._history, model.rows, (height - model.rows) // 2, self._left(width)
+            )
+        else:
+            # A function of the cursor alone (not of past frames), so a view is reproducible.
+            origin = max(0, min(int(model.cursor_y) - height + 1, model.rows - height))
+            window = _Window(self._history + origin, height, 0, self._left(width))
+        self._window = window
+        return window
+
+    def _left(self, width: int) -> int:
+        """First column shown (cropping, following the cursor), or minus the centring pad."""
+        model = self.session.model
+        cols, cursor_x = int(model.cols), int(model.cursor_x)
+        if width >= cols:
+            return -((width - cols) // 2)
+        return max(0, min(cursor_x - width + 1, cols - width))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._window = None
+        self.refresh()
+
+    # -- drawing ----------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        blank = Style(bgcolor=self.rich_style.bgcolor)
+        window = self._layout()
+        if self.back and y == self.size.height - 1:
+            return self._indicator(width)
+        index = y - window.pad_top
+        if index < 0 or index >= window.count:
+            return Strip.blank(width, blank)
+        strip = self._line(window.first + index)
+        if window.left < 0:
+            pad = -window.left
+            return Strip.join(
+                [
+                    Strip.blank(pad, blank),
+                    strip,
+                    Strip.blank(max(0, width - pad - strip.cell_length), blank),
+                ]
+            )
+        return strip.crop(window.left, window.left + width)
+
+    def _line(self, virtual: int) -> Strip:
+        model = self.session.model
+        history = self._history
+        if virtual < history:
+            cells = model.history[virtual]
+            return Strip(cells_to_segments(cells, self.palette), len(cells))
+        row = virtual - history
+        if not 0 <= row < model.rows:
+            return Strip.blank(model.cols)
+        cursor = (
+            model.cursor_x
+            if (model.cursor_visible and row == model.cursor_y and not self.back)
+            else None
+        )
+        key = (self._epoch, row, self._versions.get(row, 0), cursor, self.palette, model.cols)
+        strip = self._cache.get(key)
+        if strip is None:
+            cells = model.line(row)
+            strip = Strip(cells_to_segments(cells, self.palette, cursor), model.cols)
+            self._cache[key] = strip
+        return strip
+
+    def _indicator(self, width: int) -> Strip:
+        text = (
+            f" ↓ {self.new_lines} new lines — jump to live (end) "
+            if self.new_lines
+            else (" ↓ scrolled back — jump to live (end) ")
+        )
+        style = Style(color=self.palette.background, bgcolor=self.palette.ansi[11], bold=True)
+        return Strip([Segment(text.center(width)[:width], style)], width)
+
+    # -- scrolling ---------------------------------------------------------------------------------
+
+    def action_scroll_back(self, lines: int) -> None:
+        """Scroll ``lines`` into the history (negative: towards live)."""
+        before = self.back
+        self.back = max(0, self.back + lines)
+        if before == 0 and self.back:
+            self.new_lines = 0
+            self._history_len = len(self.session.model.history)
+        self._window = None
+        self.refresh()
+
+    def action_scroll_back_page(self, pages: int) -> None:
+        """Scroll by a page."""
+        self.action_scroll_back(pages * max(1, self.size.height - 2))
+
+    def action_jump_to_live(self) -> None:
+        """Back to the live screen."""
+        self.back = 0
+        self.new_lines = 0
+        self._window = None
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.action_scroll_back(3)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.action_scroll_back(-3)
+
+    def on_click(self, event: events.Click) -> None:
+        if self.back and event.y == self.size.height - 1:
+            self.action_jump_to_live()
+
+    # -- input -------------------------------------------------------------------------------------
+
+    async def on_key(self, event: events.Key) -> None:
+        if not self.control:
+            if event.is_printable:
+                self.post_message(self.IgnoredInput())
+            return
+        event.stop()
+        event.prevent_default()
+        if event.key == RELEASE_KEY:
+            self.post_message(self.ReleaseRequested())
+            return
+        data: bytes | None
+        if event.is_printable and event.character:
+            data = event.character.encode()
+        else:
+            data = encode_key(event.key, application_cursor=self.session.model.application_cursor)
+        if data:
+            self.post_message(self.InputTyped(data))
+
+    def on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        if self.control:
+            self.post_message(self.PasteRequested(event.text))
+        else:
+            self.post_message(self.IgnoredInput())

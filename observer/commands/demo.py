@@ -1,0 +1,95 @@
+"""``observer demo``: a scripted coding agent in a local sandbox endpoint, watched in the app."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "demo"
+HELP = "watch a scripted coding agent in a local sandbox endpoint (start here)"
+DESCRIPTION = """\
+Starts the sandbox endpoint in this process on a free loopback port, with a random token held only
+in memory, runs a scripted coding agent in its PTY (it thinks, streams prose, edits a file, runs
+tests, takes over the full screen, then asks a question and waits) and opens the app watching it.
+You start in WATCH mode: press ctrl+t, then y, to take control and answer the agent's question; ctrl+]
+hands the keyboard back; ctrl+q quits.
+"""
+EPILOG = """\
+examples:
+  observer demo
+  observer demo --theme dracula --record demo.cast
+"""
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments."""
+    parser.add_argument("--theme", metavar="NAME", help="colour theme")
+    parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    parser.add_argument(
+        "--speed", type=float, default=1.0, help="agent speed factor (default 1; 2 = twice as fast)"
+    )
+
+
+def pty_size() -> tuple[int, int]:
+    """The agent's terminal size: the local window less the app's border and status bar."""
+    import shutil
+
+    cols, rows = shutil.get_terminal_size((100, 30))
+    return max(40, cols - 2), max(10, rows - 3)
+
+
+async def _run(args: argparse.Namespace) -> int:
+    import os
+    import secrets
+    import sys
+
+    from observer.app.app import ObserverApp
+    from observer.app.live import ConnectionSource
+    from observer.config import config_dir, load_config
+    from observer.demo import AGENT
+    from observer.secrets import Secret
+    from observer.server import Server
+    from observer.tokens import Authenticator, TokenStore
+    from observer.transport import Connection, ConnectionSettings
+
+    token = secrets.token_urlsafe(32)  # held only in this process's memory
+    env = {**os.environ, "OBSERVER_DEMO_SPEED": str(args.speed), "TERM": "xterm-256color"}
+    env.pop("OBSERVER_TOKEN", None)
+    server = Server(
+        [sys.executable, str(AGENT)],
+        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        identifiers=("demo",),
+        size=pty_size(),
+        env=env,
+    )
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}/"
+        settings = ConnectionSettings(url=url, identifier="demo", protocol="observer")
+        source = ConnectionSource(
+            Connection(settings, Secret(token)), label=f"{url} · demo", record=args.record
+        )
+        config = load_config()
+        app = ObserverApp(
+            [source],
+            theme=args.theme or config.theme,
+            config_dir=config_dir(),
+            idle_release=config.idle_release,
+        )
+        await app.run_async()
+        if app.fatal is not None:
+            raise app.fatal
+        return app.return_code or 0
+    finally:
+        await server.stop()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the demo until the app quits."""
+    import asyncio
+
+    from observer.errors import UsageError
+
+    if args.record is not None and args.record.exists():
+        raise UsageError(f"{args.record} already exists — choose another file name")
+    return asyncio.run(_run(args))

@@ -1,0 +1,113 @@
+"""``observer watch``: watch one session live, or several as a dashboard."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from observer.app.live import ConnectionSource
+    from observer.config import Profile
+
+NAME = "watch"
+HELP = "watch an agent's terminal live (several at once as a dashboard); take over with ctrl+t"
+DESCRIPTION = """\
+Watch a remote agent's terminal. You start in WATCH mode: nothing you type is sent. Press ctrl+t and
+confirm with y to take control (every key then goes to the agent), ctrl+] to hand it back, ctrl+x to
+send one Ctrl-C. Give a URL with --identifier, or the names of profiles/groups from the config file
+(several sessions open as a dashboard: enter opens one, escape goes back). Tokens come from the OS
+keyring (`observer auth login URL`) or OBSERVER_TOKEN, never from the command line.
+"""
+EPILOG = """\
+examples:
+  observer watch wss://sandbox.example.com/ --identifier build-1
+  observer watch wss://sandbox.example.com/ --identifier build-1 --record build.cast --theme nord
+  observer watch build-agent review-agent       two profiles as a dashboard
+  observer watch team                           a profile group
+"""
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments."""
+    parser.add_argument("targets", nargs="+", metavar="URL_OR_PROFILE")
+    parser.add_argument("--identifier", "-i", help="session identifier (with a URL)")
+    parser.add_argument(
+        "--protocol", choices=("observer", "raw", "ttyd", "jupyter"), help="default: detected"
+    )
+    parser.add_argument("--api-version", default=None, help="endpoint API version")
+    parser.add_argument("--control", action="store_true", help="ask for control when connecting")
+    parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    parser.add_argument("--theme", metavar="NAME", help="colour theme (see the command palette)")
+
+
+def _profiles(args: argparse.Namespace) -> list[Profile]:
+    from observer.config import DEFAULT_API_VERSION, Profile, load_config, resolve_profiles
+    from observer.errors import UsageError
+
+    urls = [t for t in args.targets if "://" in t]
+    if urls:
+        if len(args.targets) != 1:
+            raise UsageError("give one URL with --identifier, or profile names — not both")
+        if not args.identifier:
+            raise UsageError(f"which session at {urls[0]}? — add --identifier ID")
+        return [
+            Profile(
+                name=args.identifier,
+                url=urls[0],
+                identifier=args.identifier,
+                protocol=args.protocol,
+                api_version=args.api_version or DEFAULT_API_VERSION,
+            )
+        ]
+    if args.identifier:
+        raise UsageError("--identifier goes with a URL — profiles carry their own identifier")
+    return resolve_profiles(args.targets, load_config())
+
+
+def build_source(
+    profile: Profile, *, control: bool = False, record: Path | None = None
+) -> ConnectionSource:
+    """A live source for a profile, with the token from the keyring or OBSERVER_TOKEN."""
+    from observer.app.live import ConnectionSource
+    from observer.protocol.adapters import ProtocolName
+    from observer.secrets import TokenStore
+    from observer.transport import Connection, ConnectionSettings
+
+    settings = ConnectionSettings(
+        url=profile.url,
+        identifier=profile.identifier,
+        protocol=cast("ProtocolName | None", profile.protocol),
+        mode="control" if control else "watch",
+        api_version=profile.api_version,
+    )
+    token = TokenStore().get(profile.url)
+    connection = Connection(settings, token)
+    label = f"{connection.endpoint.origin} · {profile.identifier}"
+    return ConnectionSource(connection, label=label, record=record)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the app on the sessions; return its exit status."""
+    from observer.app.app import ObserverApp
+    from observer.config import config_dir, load_config
+    from observer.errors import UsageError
+
+    profiles = _profiles(args)
+    if args.record is not None:
+        if len(profiles) != 1:
+            raise UsageError("--record records one session — watch one at a time to record it")
+        if args.record.exists():
+            raise UsageError(f"{args.record} already exists — choose another file name")
+    config = load_config()
+    sources = [build_source(p, control=args.control, record=args.record) for p in profiles]
+    app = ObserverApp(
+        sources,
+        theme=args.theme or config.theme,
+        config_dir=config_dir(),
+        idle_release=config.idle_release,
+    )
+    app.run()
+    if app.fatal is not None:
+        raise app.fatal
+    return app.return_code or 0

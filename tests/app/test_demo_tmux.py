@@ -1,0 +1,93 @@
+"""``observer demo`` end to end, driven in tmux as a person would: a real server, PTY and terminal.
+
+Starts the demo in a detached tmux session, waits for the agent's question with ``capture-pane``,
+checks that typing while watching reaches nothing, takes control with ctrl+t and y, answers the
+question, sees the agent continue, hands control back with ctrl+] and quits with ctrl+q.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(
+        ["tmux", *args], check=True, capture_output=True, text=True, timeout=10
+    ).stdout
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    name = f"observer-demo-{uuid.uuid4().hex[:8]}"
+    status = tmp_path / "status"
+    command = (
+        f"cd {ROOT} && OBSERVER_CONFIG_DIR={tmp_path} {sys.executable} -m observer demo --speed 4;"
+        f" echo $? > {status}; sleep 30"
+    )
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
+        check=True,
+        env=env,
+        timeout=10,
+    )
+    try:
+        yield name, status
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
+
+
+def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-t", name, "-p")
+        if check(screen):
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+
+
+def status_line(screen: str) -> str:
+    return screen.rstrip("\n").splitlines()[-1]
+
+
+def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, Path]) -> None:
+    name, status = demo
+    screen = wait_for(name, lambda s: "Should I commit these changes?" in s, "the question")
+    assert status_line(screen).lstrip().startswith("WATCH")
+    assert "demo agent" in screen
+
+    tmux("send-keys", "-t", name, "n")  # watching: must not reach the agent
+    time.sleep(1.0)
+    screen = wait_for(name, lambda s: "press ctrl+t to take control" in s, "the watching hint")
+    assert "[y/N] n" not in screen
+
+    tmux("send-keys", "-t", name, "C-t")
+    wait_for(name, lambda s: "Take control of this agent?" in s, "the confirmation")
+    tmux("send-keys", "-t", name, "y")
+    wait_for(name, lambda s: status_line(s).lstrip().startswith("CONTROL"), "CONTROL")
+
+    tmux("send-keys", "-t", name, "y", "Enter")
+    screen = wait_for(name, lambda s: "Committed." in s, "the agent to carry on")
+    assert "[y/N] y" in screen
+
+    tmux("send-keys", "-t", name, "C-]")
+    wait_for(name, lambda s: status_line(s).lstrip().startswith("WATCH"), "WATCH again")
+    tmux("send-keys", "-t", name, "C-q")
+    deadline = time.monotonic() + 20
+    while not status.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert status.read_text().strip() == "0"

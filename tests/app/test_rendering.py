@@ -1,0 +1,112 @@
+"""Cells to segments: colours from the palette, attributes, wide characters, safety."""
+
+from __future__ import annotations
+
+import pyte
+from pyte.screens import Char
+from rich.color import Color
+from rich.console import Console
+
+from observer.rendering import (
+    Palette,
+    StyleCache,
+    cells_to_segments,
+    sanitize,
+    screen_to_text,
+    style_cache,
+)
+
+PALETTE = Palette()
+
+
+def cell(data: str = " ", **attrs: object) -> Char:
+    return Char(data, **attrs)  # type: ignore[arg-type]
+
+
+def test_runs_of_equal_style_become_one_segment() -> None:
+    row = [cell("a"), cell("b"), cell("c", fg="red"), cell("d", fg="red")]
+    segments = cells_to_segments(row, PALETTE)
+    assert [s.text for s in segments] == ["ab", "cd"]
+
+
+def test_named_colours_come_from_the_palette_and_hex_is_true_colour() -> None:
+    row = [cell("r", fg="red"), cell("b", fg="brightbrown"), cell("t", fg="ff8700", bg="00005f")]
+    red, bright_yellow, true = cells_to_segments(row, PALETTE)
+    assert red.style is not None and red.style.color == Color.parse(PALETTE.ansi[1])
+    assert bright_yellow.style is not None
+    assert bright_yellow.style.color == Color.parse(PALETTE.ansi[11])
+    assert true.style is not None and true.style.color == Color.parse("#ff8700")
+    assert true.style.bgcolor == Color.parse("#00005f")
+
+
+def test_default_colours_are_the_palette_foreground_and_background() -> None:
+    (segment,) = cells_to_segments([cell("x")], PALETTE)
+    assert segment.style is not None
+    assert segment.style.color == Color.parse(PALETTE.foreground)
+    assert segment.style.bgcolor == Color.parse(PALETTE.background)
+
+
+def test_reverse_swaps_resolved_colours_including_defaults() -> None:
+    (segment,) = cells_to_segments([cell("x", reverse=True)], PALETTE)
+    assert segment.style is not None
+    assert segment.style.color == Color.parse(PALETTE.background)
+    assert segment.style.bgcolor == Color.parse(PALETTE.foreground)
+
+
+def test_attributes_map_to_rich_style_flags() -> None:
+    row = [cell("x", bold=True, italics=True, underscore=True, strikethrough=True)]
+    (segment,) = cells_to_segments(row, PALETTE)
+    assert segment.style is not None
+    assert segment.style.bold and segment.style.italic
+    assert segment.style.underline and segment.style.strike
+
+
+def test_cursor_cell_is_drawn_in_the_cursor_colour() -> None:
+    segments = cells_to_segments([cell("a"), cell("b"), cell("c")], PALETTE, cursor_x=1)
+    assert [s.text for s in segments] == ["a", "b", "c"]
+    assert segments[1].style is not None
+    assert segments[1].style.bgcolor == Color.parse(PALETTE.cursor)
+
+
+def test_wide_characters_keep_the_row_width() -> None:
+    screen = pyte.Screen(6, 1)
+    pyte.Stream(screen).feed("日本ab")
+    row = [screen.buffer[0][x] for x in range(6)]
+    segments = cells_to_segments(row, PALETTE)
+    assert "".join(s.text for s in segments) == "日本ab"
+    assert sum(s.cell_length for s in segments) == 6
+
+
+def test_control_characters_never_reach_the_output() -> None:
+    row = [cell("\x1b"), cell("]"), cell("\x9b"), cell("\x07")]
+    text = "".join(s.text for s in cells_to_segments(row, PALETTE))
+    assert "\x1b" not in text and "\x9b" not in text and "\x07" not in text
+    assert sanitize("a\x1b[2Jb\x85") == "a\ufffd[2Jb\ufffd"
+
+
+def test_style_cache_is_bounded() -> None:
+    cache = StyleCache(PALETTE, size=16)
+    for n in range(100):
+        cache.get((f"{n:06x}", "default", False, False, False, False, False, False, False))
+    assert len(cache) == 16
+
+
+def test_the_shared_cache_is_per_palette() -> None:
+    other = Palette(foreground="#000000")
+    assert style_cache(PALETTE) is style_cache(PALETTE)
+    assert style_cache(other) is not style_cache(PALETTE)
+
+
+def test_markup_in_cells_is_rendered_literally() -> None:
+    screen = pyte.Screen(20, 1)
+    pyte.Stream(screen).feed("[@click=quit]x[/]")
+
+    class Model:
+        rows, cursor_x, cursor_y, cursor_visible = 1, 0, 0, False
+
+        def line(self, y: int) -> list[Char]:
+            return [screen.buffer[y][x] for x in range(20)]
+
+    console = Console(width=20, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(screen_to_text(Model(), PALETTE))
+    assert console.export_text().rstrip() == "[@click=quit]x[/]"

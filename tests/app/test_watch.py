@@ -1,0 +1,226 @@
+"""The watch screen with a scripted session: output, modes, input gating, paste, status.
+
+These use :class:`ScriptedSource` (no network) to check the app's own side: what it shows and what
+it hands to its session source. The same flows against a real server and PTY are in
+``tests/app/test_live.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import events
+
+from observer.app.app import ObserverApp
+from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.watch import WatchScreen
+from observer.app.source import ConnectionChanged
+from observer.app.widgets.status_bar import StatusBar
+from observer.app.widgets.terminal_view import TerminalView
+from observer.protocol.events import ControlChanged, OutputReceived
+from tests.app.conftest import scripted
+
+SIZE = (80, 16)
+
+
+def screen_text(app: ObserverApp) -> str:
+    view = app.screen.query_one(TerminalView)
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+def status_text(app: ObserverApp) -> str:
+    return app.screen.query_one(StatusBar).render().plain
+
+
+async def test_watching_shows_the_agent_output_and_the_watch_mode() -> None:
+    source = scripted([b"\x1b[1;32mhello\x1b[0m from the agent\r\n$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        assert "hello from the agent" in screen_text(app)
+        assert status_text(app).startswith(" WATCH ")
+        assert "ws://127.0.0.1:9/ · agent-1" in status_text(app)
+
+
+async def test_agent_text_that_looks_like_markup_is_shown_literally() -> None:
+    source = scripted([b"[@click=app.quit]boom[/] [b]not bold[/b]"])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        assert "[@click=app.quit]boom[/] [b]not bold[/b]" in screen_text(app)
+        assert app.is_running
+
+
+async def test_ctrl_t_then_y_takes_control_and_keys_reach_the_session() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("ctrl+t")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, WatchScreen) and app.screen.control
+        assert status_text(app).startswith(" CONTROL ")
+        assert app.screen.has_class("-control")
+        await pilot.press("l", "s", "enter", "up", "ctrl+c", "ctrl+q", "ctrl+p")
+        await pilot.pause(0.1)
+        assert source.sent == [b"l", b"s", b"\r", b"\x1b[A", b"\x03", b"\x11", b"\x10"]
+        assert app.is_running
+
+
+async def test_ctrl_bracket_hands_control_back_and_keys_stop_reaching_the_session() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("a")
+        await pilot.press("ctrl+right_square_bracket")
+        await pilot.pause(0.1)
+        assert status_text(app).startswith(" WATCH ")
+        await pilot.press("b", "enter")
+        await pilot.pause(0.1)
+        assert source.sent == [b"a"]
+        assert source.requests == ["take", "release"]
+
+
+async def test_watch_mode_sends_nothing_whatever_is_typed_or_pasted() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press(
+            "a", "enter", "ctrl+c", "up", "f5", "escape", "tab", "ctrl+right_square_bracket"
+        )
+        view = app.screen.query_one(TerminalView)
+        view.post_message(events.Paste("rm -rf /\n"))
+        view.post_message(events.Paste("one line"))
+        await pilot.press("ctrl+t", "n")
+        await pilot.pause(0.2)
+        assert source.sent == []
+        assert source.requests == []
+
+
+async def test_a_multi_line_paste_asks_first_and_is_sent_bracketed_when_asked() -> None:
+    source = scripted([b"\x1b[?2004h$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t", "y")
+        await pilot.pause(0.1)
+        view = app.screen.query_one(TerminalView)
+        view.post_message(events.Paste("echo one\necho two\n"))
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert source.sent == []
+        view.post_message(events.Paste("echo one\necho two\n"))
+        await pilot.pause(0.1)
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert len(source.sent) == 1
+        assert source.sent[0].startswith(b"\x1b[200~echo one")
+        assert source.sent[0].endswith(b"\x1b[201~")
+
+
+async def test_a_single_line_paste_is_sent_without_asking() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t", "y")
+        await pilot.pause(0.1)
+        app.screen.query_one(TerminalView).post_message(events.Paste("hello"))
+        await pilot.pause(0.1)
+        assert source.sent == [b"hello"]
+
+
+async def test_the_status_bar_counts_down_to_the_next_reconnect() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert "connected" in status_text(app)
+        await source._pending.put(ConnectionChanged("reconnecting", retry_in=5.0, reason="reset"))
+        await pilot.pause(0.1)
+        assert "reconnecting in 5 s" in status_text(app)
+        await source._pending.put(ConnectionChanged("connected"))
+        await pilot.pause(0.1)
+        assert "reconnecting" not in status_text(app)
+
+
+async def test_when_another_client_holds_control_ctrl_t_explains_and_asks_nothing() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await source._pending.put(ControlChanged("other"))
+        await pilot.pause(0.1)
+        assert "held by another client" in status_text(app)
+        await pilot.press("ctrl+t")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, WatchScreen)
+        assert source.requests == []
+        assert any("Another client holds control" in n.message for n in app._notifications)
+
+
+async def test_interrupt_sends_one_ctrl_c_and_returns_to_watching() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+x")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause(0.2)
+        assert source.sent == [b"\x03"]
+        assert source.requests == ["take", "release"]
+        assert not app.screen.control
+
+
+async def test_control_returns_to_watch_after_the_idle_time() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source], idle_release=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t", "y")
+        await pilot.pause(0.1)
+        assert app.screen.control
+        await asyncio.sleep(1.5)
+        await pilot.pause(0.1)
+        assert not app.screen.control
+        assert source.requests == ["take", "release"]
+
+
+async def test_scrollback_can_be_browsed_while_output_continues() -> None:
+    source = scripted([b"".join(b"line %d\r\n" % n for n in range(40))], rows=10)
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("pageup")
+        await pilot.pause(0.1)
+        before = screen_text(app)
+        assert "jump to live" in before
+        await source._pending.put(OutputReceived(b"".join(b"more %d\r\n" % n for n in range(5)), 0))
+        await pilot.pause(0.2)
+        after = screen_text(app)
+        assert "5 new lines" in after
+        assert after.splitlines()[:3] == before.splitlines()[:3]
+        await pilot.press("end")
+        await pilot.pause(0.1)
+        assert "more 4" in screen_text(app) and "jump to live" not in screen_text(app)
+
+
+async def test_a_wider_remote_screen_is_cropped_around_the_cursor() -> None:
+    source = scripted([b"\x1b[1;150Hedge"], cols=160, rows=10)
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        assert "edge" in screen_text(app)
+
+
+async def test_a_smaller_remote_screen_is_centred() -> None:
+    source = scripted([b"x"], cols=20, rows=4)
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        lines = screen_text(app).splitlines()
+        row = next(line for line in lines if "x" in line)
+        assert lines.index(row) > 0 and row.index("x") > 10

@@ -47,7 +47,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the replay app; return its exit status."""
-    from observer.app.screens.replay import ReplayApp, ReplayScreen
+    from observer.app.screens.replay import ReplayScreen
+    from observer.app.screens.replay_app import ReplayApp
     from observer.config import config_dir, load_config
     from observer.errors import UsageError
     from observer.recording import open_cast

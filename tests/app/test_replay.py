@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
-from observer.app.screens.replay import ReplayApp, ReplayScreen
+from observer.app.screens.replay import ReplayScreen
+from observer.app.screens.replay_app import ReplayApp
 from observer.app.widgets.timeline import TimelineBar
 from observer.errors import CastFormatError
 from observer.recording import open_cast

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
-from textual import events, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -369,22 +369,3 @@ def _monotonic() -> float:
     import time
 
     return time.monotonic()
-
-
-class ReplayApp(ObserverApp):
-    """The app with no live sessions: it shows one :class:`ReplayScreen` (``observer replay``)."""
-
-    CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative paths follow the subclass
-
-    def __init__(self, screen: Callable[[Palette], ReplayScreen], **options: Any) -> None:
-        super().__init__([], **options)
-        self._make_screen = screen
-
-    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
-        event.prevent_default()  # not ObserverApp's on_mount: there are no sessions to pump
-        for problem in self.theme_problems:
-            self.notify(
-                str(problem), title="Theme not loaded", severity="error", markup=False, timeout=10
-            )
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
-        self.push_screen(self._make_screen(self.palette))

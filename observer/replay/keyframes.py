@@ -7,8 +7,9 @@ every ``budget`` bytes of output (a flood of output within a few seconds must no
 slow) and after every resize. A seek restores the last keyframe at or before the target and feeds
 only the events in between (:mod:`observer.replay.player`).
 
-Memory is bounded: past ``limit`` keyframes every other one is dropped and the spacing and byte
-budget double, so a long recording keeps at most ``limit`` snapshots, spread evenly.
+Memory is bounded: past ``limit`` keyframes a quarter of them are dropped — chosen so the most
+output between two kept keyframes (what the slowest seek feeds) is as small as possible — and the
+spacing doubles, so a long recording keeps at most ``limit`` snapshots, dense where output is.
 
 The index is built incrementally (:meth:`KeyframeIndex.build` does a bounded amount of work per
 call), so playback starts at once and seeks improve as the index grows. Keyframes are immutable
@@ -18,6 +19,7 @@ while this one builds.
 
 from __future__ import annotations
 
+import itertools
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -42,12 +44,15 @@ class Keyframe:
         time: Time of the last applied event (0.0 for the first keyframe).
         snapshot: The model's state.
         text: The screen's rows as text (for search, without restoring the snapshot).
+        offset: Output bytes before it (what a seek from here to a later keyframe feeds is the
+            difference of their offsets).
     """
 
     index: int
     time: float
     snapshot: TerminalSnapshot
     text: tuple[str, ...]
+    offset: int = 0
 
 
 def new_model(cols: int, rows: int) -> TerminalModel:
@@ -108,6 +113,7 @@ class KeyframeIndex:
         self.budget = budget
         self.limit = limit
         self._model = new_model(timeline.cols, timeline.rows)
+        self._offset = 0
         self._frames: tuple[list[Keyframe], list[int]] = ([self._keyframe(0, 0.0)], [0])
         self.position = 0
         """Events fed to the index's own model so far."""
@@ -121,7 +127,7 @@ class KeyframeIndex:
 
     def _keyframe(self, index: int, time: float) -> Keyframe:
         model = self._model
-        return Keyframe(index, time, model.snapshot(), tuple(model.text()))
+        return Keyframe(index, time, model.snapshot(), tuple(model.text()), self._offset)
 
     def build(self, max_events: int = 5000) -> bool:
         """Index up to ``max_events`` more events of what is loaded.
@@ -138,6 +144,7 @@ class KeyframeIndex:
                 assert isinstance(payload, bytes)
                 model.feed(payload)
                 self._since_bytes += len(payload)
+                self._offset += len(payload)
             elif code == RESIZE:
                 model.resize(*size_of(timeline.payload(index)))
             time = timeline.time(index)
@@ -154,10 +161,9 @@ class KeyframeIndex:
         self._since_time, self._since_bytes = time, 0
         keyframes = [*self._frames[0], self._keyframe(index, time)]
         if len(keyframes) > self.limit:
-            # Keep the first (the start of the recording) and every other one after it.
-            keyframes = keyframes[::2]
+            keyframes, widest = thin(keyframes, max(2, self.limit * 3 // 4))
             self.spacing *= 2
-            self.budget *= 2
+            self.budget = max(self.budget, widest)
         # One assignment: a reader on another thread sees the old pair or the new one.
         self._frames = (keyframes, [k.index for k in keyframes])
 
@@ -170,3 +176,37 @@ class KeyframeIndex:
         """The last keyframe taken after at most ``index`` events."""
         keyframes, indexes = self._frames
         return keyframes[max(0, bisect_right(indexes, index) - 1)]
+
+
+def _keep(keyframes: list[Keyframe], widest: int) -> list[Keyframe]:
+    """Drop every keyframe not needed to keep the output between kept ones within ``widest``.
+
+    Greedy from the start: a keyframe is kept only when skipping it would make the stretch from
+    the last kept one to the next keyframe longer than ``widest`` bytes. The first and last stay.
+    """
+    kept = [keyframes[0]]
+    for keyframe, following in itertools.pairwise(keyframes[1:]):
+        if following.offset - kept[-1].offset > widest:
+            kept.append(keyframe)
+    kept.append(keyframes[-1])
+    return kept
+
+
+def thin(keyframes: list[Keyframe], count: int) -> tuple[list[Keyframe], int]:
+    """At most ``count`` keyframes, chosen so the most output any seek feeds is as small as possible.
+
+    Dropping every other keyframe would double the worst seek where output is dense; instead the
+    smallest byte width for which the greedy choice (:func:`_keep`) fits in ``count`` keyframes is
+    found by bisection, so keyframes stay dense where the output is and sparse across idle time.
+
+    Returns:
+        The kept keyframes and the widest stretch of output between two of them, in bytes.
+    """
+    low, high = 0, max(1, keyframes[-1].offset - keyframes[0].offset)
+    while low < high:
+        middle = (low + high) // 2
+        if len(_keep(keyframes, middle)) <= count:
+            high = middle
+        else:
+            low = middle + 1
+    return _keep(keyframes, low), low

@@ -60,7 +60,7 @@ def test_a_flood_of_output_gets_keyframes_by_bytes_not_only_by_time() -> None:
     assert len(index.keyframes) >= 9
 
 
-def test_keyframes_are_thinned_to_the_limit_by_doubling_the_spacing() -> None:
+def test_keyframes_are_thinned_to_the_limit_and_the_spacing_doubles() -> None:
     index = indexed(timeline_of(busy_events(800)), spacing=0.25, limit=20)
     assert len(index.keyframes) <= 20
     assert index.spacing > 0.25
@@ -113,3 +113,15 @@ def test_a_seek_reports_the_whole_screen_and_playback_only_changed_rows() -> Non
     _rows, whole = player.seek(0.0)
     assert whole
     assert player.model.text()[:2] == ["a", ""]
+
+
+def test_thinning_keeps_keyframes_where_the_output_is_dense() -> None:
+    # 100 s of one small line a second, then 100 events of 1 kB in 10 s.
+    quiet = [out(float(i), f"{i}\r\n") for i in range(100)]
+    dense = [out(100 + i / 10, "y" * 1000 + "\r\n") for i in range(100)]
+    index = indexed(timeline_of(quiet + dense), spacing=1.0, budget=5_000, limit=24)
+    kept = index.keyframes
+    assert len(kept) <= 24
+    widest = max(b.offset - a.offset for a, b in itertools.pairwise(kept))
+    assert widest < 15_000  # dropping every other one, twice, would leave 20 kB stretches
+    assert sum(k.time >= 100 for k in kept) > sum(k.time < 100 for k in kept)

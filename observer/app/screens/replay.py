@@ -109,6 +109,8 @@ class ReplayScreen(Screen[None]):
         self.matches: list[Match] = []
         self.query_text = ""
         self.searching = False
+        self.search_done = 0.0
+        """Fraction of the recording searched so far (written by the search thread)."""
         self.skipped = 0
         self.pinned: int | None = None
         """Events shown while paused after a step or a match (several events share a time)."""
@@ -230,11 +232,14 @@ class ReplayScreen(Screen[None]):
             text.append(self._match_state())
         if not self.index.done:
             text.append(" │ indexing")
+        if self.header.title:
+            text.append(" │ ")
+            text.append(sanitize(self.header.title), "italic")
         return text
 
     def _match_state(self) -> str:
         if self.searching:
-            return " searching…"
+            return f" searching… {self.search_done:.0%}"
         if not self.matches:
             return " not found"
         shown = [i for i, m in enumerate(self.matches) if m.count == self.player.position]
@@ -319,12 +324,17 @@ class ReplayScreen(Screen[None]):
         if not query.strip():
             return
         self.query_text, self.matches, self.searching = query, [], True
+        self.search_done = 0.0
         self.search(query)
 
     @work(thread=True, exclusive=True, group="search")
     def search(self, query: str) -> None:
         """Find every appearance of ``query`` (in a thread: it feeds the terminal model)."""
-        matches = find(self.timeline, self.index, query)
+
+        def progress(fraction: float) -> None:
+            self.search_done = fraction
+
+        matches = find(self.timeline, self.index, query, progress=progress)
         self.app.call_from_thread(self._found, query, matches)
 
     def _found(self, query: str, matches: list[Match]) -> None:

@@ -125,3 +125,55 @@ def test_thinning_keeps_keyframes_where_the_output_is_dense() -> None:
     widest = max(b.offset - a.offset for a, b in itertools.pairwise(kept))
     assert widest < 15_000  # dropping every other one, twice, would leave 20 kB stretches
     assert sum(k.time >= 100 for k in kept) > sum(k.time < 100 for k in kept)
+
+
+FRAGMENTS = [
+    "plain ",
+    "\r\n",
+    "\x1b[",
+    "31m",
+    "\x1b[0m",
+    "\x1b[2J",
+    "\x1b[H",
+    "\x1b[5;3H",
+    "\x1b]0;ti",
+    "tle\x07",
+    "\x1b[?1049h",
+    "\x1b[?1049l",
+    "\x1b[?25l",
+    "漢字",
+    "é",
+    "\x1b(0lqk\x1b(B",
+    "\x1b[2K",
+    "\x1b[3L",
+    "\x1b7",
+    "\x1b8",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=6).map("".join),
+            st.sampled_from(["r:12x5", "r:20x8"]),
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=5),
+)
+def test_keyframes_taken_mid_sequence_resume_the_parser_exactly(
+    chunks: list[str], counts: list[int]
+) -> None:
+    """Event boundaries split escape sequences; a keyframe there must keep the parser's state."""
+    events = [
+        Event(i * 0.5, "r", c[2:]) if c.startswith("r:") else out(i * 0.5, c)
+        for i, c in enumerate(chunks)
+    ]
+    timeline = timeline_of(events, cols=16, rows=6)
+    player = Player(timeline, indexed(timeline, spacing=0.5, budget=8))
+    for count in counts:
+        player.show(count)
+        assert screen(player.model) == screen(screen_at(timeline, min(count, len(events))))
+        assert player.model.title == screen_at(timeline, min(count, len(events))).title

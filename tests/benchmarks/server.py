@@ -5,7 +5,8 @@ Run: ``python -m tests.benchmarks.server [--megabytes 40]``. The server runs as 
 ``head -c N /dev/zero | tr '\\0' x`` on the PTY, timed by itself (it writes its start and end to
 a file). Printed: agent throughput with 0, 10 and 100 reading watchers and with one stalled
 watcher, as ratios to 0 watchers; and the time from connecting to holding a full screen for a
-late joiner after 100 MB of output, against re-feeding those 100 MB.
+late joiner after 100 MB of output, against re-feeding those 100 MB; and the keystroke echo of
+the holder against a bare WebSocket echo (both in this process, on loopback).
 """
 
 from __future__ import annotations
@@ -150,7 +151,10 @@ async def late_join(megabytes: int) -> tuple[float, float]:
 
 
 async def main(megabytes: int, rounds: int) -> None:
-    print(f"agent: head -c {megabytes} MB | tr on the PTY; watchers are real websockets clients")
+    print(
+        f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
+        "real WebSocket connections reading everything (the stalled one never reads)"
+    )
     rows = [("0 watchers", 0, False), ("10 watchers", 10, False), ("100 watchers", 100, False)]
     rows += [("1 stalled watcher", 0, True), ("100 watchers + 1 stalled", 100, True)]
     # The machine is shared: run the scenarios in rounds and keep each one's median.
@@ -164,10 +168,66 @@ async def main(megabytes: int, rounds: int) -> None:
         rate = statistics.median(rates[name])
         print(f"{name:<28}{rate:>22.1f}{rate / baseline:>8.2f}")
     elapsed, flood = await late_join(100)
+    replay = replay_seconds(100)
     print(f"late joiner after 100 MB: first full screen in {elapsed * 1000:.1f} ms")
-    print(
-        f"  (the agent took {flood:.2f} s to write those 100 MB; replaying them would take longer)"
-    )
+    print(f"  replaying those 100 MB into a fresh model instead: {replay:.1f} s")
+    print(f"  (the agent took {flood:.2f} s to write them)")
+    ours, bare = await echo_milliseconds()
+    print(f"keystroke echo in control mode: {ours:.2f} ms (bare WebSocket echo: {bare:.2f} ms)")
+
+
+async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
+    """Median keystroke echo through the server (holder typing into ``cat`` on a raw PTY) and
+    median echo of a bare websockets server on the same loopback, in ms."""
+    from websockets.asyncio.server import serve as ws_serve
+
+    from observer.server import Server
+
+    async def echo(ws):  # type: ignore[no-untyped-def]
+        async for message in ws:
+            await ws.send(message)
+
+    async def measure(ws: ClientConnection, wanted: bytes) -> float:
+        times = []
+        for _ in range(rounds):
+            began = time.perf_counter()
+            await ws.send(b"a")
+            while True:
+                message = await ws.recv()
+                if isinstance(message, bytes) and wanted in message:
+                    break
+            times.append(time.perf_counter() - began)
+        return statistics.median(times) * 1000
+
+    async with ws_serve(echo, "127.0.0.1", 0, compression=None) as bare:
+        port = bare.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as ws:
+            bare_ms = await measure(ws, b"a")
+    server = Server(["sh", "-c", "stty raw -echo; exec cat"], auth=None, insecure=True)
+    await server.start()
+    try:
+        query = NativeClientSession(control=True).query("default")
+        async with connect(
+            f"ws://127.0.0.1:{server.port}{query}", subprotocols=["observer.v1"], max_size=None
+        ) as ws:
+            await asyncio.sleep(0.3)  # let stty run
+            ours_ms = await measure(ws, b"a")
+    finally:
+        await server.stop()
+    return ours_ms, bare_ms
+
+
+def replay_seconds(megabytes: int) -> float:
+    """Time to feed ``megabytes`` MB of the agent's output to a fresh model (8 MB measured)."""
+    from observer.terminal import TerminalModel
+
+    model = TerminalModel(cols=120, rows=40, scrollback=0)
+    chunk = b"x" * 65536
+    sample = 8 * 1024 * 1024
+    began = time.perf_counter()
+    for _ in range(sample // len(chunk)):
+        model.feed(chunk)
+    return (time.perf_counter() - began) * megabytes * 1_000_000 / sample
 
 
 if __name__ == "__main__":

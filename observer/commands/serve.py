@@ -103,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
 
     from observer.errors import UsageError
 
+    # The PTY reader thread must get the GIL back quickly: the PTY holds ~20 KiB, and the
+    # default 5 ms switch interval would cap the agent's output at a few MB/s under load.
+    sys.setswitchinterval(0.0005)
+
     command = list(args.command)
     if command[:1] == ["--"]:
         command = command[1:]
@@ -131,6 +135,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
     import asyncio
     import signal
 
+    from observer.errors import ObserverError, UsageError
     from observer.server import Server
 
     server = Server(command, **options)
@@ -140,10 +145,10 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         await server.start()
-    except OSError as error:
-        await server.stop()
-        from observer.errors import UsageError
-
+    except BaseException as error:
+        await server.stop()  # sessions started before the failure end with it
+        if not isinstance(error, OSError) or isinstance(error, ObserverError):
+            raise
         raise UsageError(
             f"cannot listen on {options['host']}:{options['port']}: {error.strerror}"
             " — pick another --listen address"

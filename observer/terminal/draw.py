@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import re
 
-import pyte
 from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char
 
-from observer.terminal.cells import CellCache, Grid, char_width, is_wide, mend
+from observer.terminal.cells import (
+    BLANK,
+    PAD,
+    CellCache,
+    Grid,
+    WrappedLine,
+    char_width,
+    is_wide,
+    mend,
+)
+from observer.terminal.editing import EditMixin
 
 #: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
 DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
@@ -23,7 +32,7 @@ _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]")
 ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 
 
-class DrawMixin(pyte.Screen):
+class DrawMixin(EditMixin):
     """pyte's ``draw`` made fast (runs of narrow characters are written as slices of cached
     cells) and faithful (DEC graphics in UTF-8, zero-width joiners and variation selectors
     combine into the previous cell instead of aborting the chunk, split wide characters are
@@ -35,6 +44,7 @@ class DrawMixin(pyte.Screen):
     _caches: dict[Char, CellCache]
     _pen: Char | None
     _pen_cells: CellCache
+    _pen_runs: dict[str, tuple[Char, ...]]
     _narrow: set[str]
 
     def _cells(self) -> CellCache:
@@ -43,13 +53,29 @@ class DrawMixin(pyte.Screen):
             return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
-            if len(self._caches) > 512:
+            if len(self._caches) >= 64:  # bounds memory: at most 64 pens cached
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
-        self._pen, self._pen_cells = attrs, cache
+        self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
         return cache
 
-    def _all_narrow(self, data: str) -> bool:
+    def run(self, data: str) -> tuple[Char, ...]:
+        """The cells of a run of narrow text in the current pen; short runs are cached."""
+        attrs = self.cursor.attrs
+        if attrs is not self._pen:
+            self._cells()
+        runs = self._pen_runs
+        cells = runs.get(data)
+        if cells is None:
+            cells = tuple(map(self._pen_cells.__getitem__, data))
+            if len(data) <= 128:
+                if len(runs) >= 64:
+                    runs.clear()
+                runs[data] = cells
+        return cells
+
+    def all_narrow(self, data: str) -> bool:
+        """Whether every character of ``data`` takes exactly one column."""
         chars = set(data)
         if chars <= self._narrow:
             return True
@@ -73,7 +99,7 @@ class DrawMixin(pyte.Screen):
         self._draw_translated(data)
 
     def _draw_translated(self, data: str) -> None:
-        if (data.isascii() or self._all_narrow(data)) and mo.IRM not in self.mode:
+        if (data.isascii() or self.all_narrow(data)) and mo.IRM not in self.mode:
             cursor = self.cursor
             x = cursor.x
             end = x + len(data)
@@ -92,9 +118,12 @@ class DrawMixin(pyte.Screen):
         self.last_char = data[-1]
 
     def _wrap(self) -> None:
-        self.dirty.add(self.cursor.y)
+        y = self.cursor.y
+        self.dirty.add(y)
+        if type(self.grid[y]) is not WrappedLine:
+            self.grid[y] = WrappedLine(self.grid[y])
         self.cursor.x = 0
-        self.index()
+        self.advance()
 
     def _draw_narrow(self, data: str) -> None:
         cursor = self.cursor
@@ -139,6 +168,9 @@ class DrawMixin(pyte.Screen):
                 continue
             if cursor.x + width > columns:
                 if autowrap:
+                    row = self.grid[cursor.y]
+                    if cursor.x == columns - 1 and row[-1] == BLANK:
+                        row[-1] = PAD  # the wide character wraps whole
                     self._wrap()
                 else:
                     cursor.x = columns - width

@@ -11,9 +11,9 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit
+from observer.terminal.cells import BLANK, CellCache, Grid, blank_grid, fit, frozen, thawed
 from observer.terminal.draw import ASCII_PRINTABLE, DrawMixin
-from observer.terminal.editing import EditMixin
+from observer.terminal.reflow import reflow
 from observer.terminal.sanitize import sanitize_title
 
 #: Private modes that change what the keyboard or mouse sends; a repaint restores them.
@@ -23,7 +23,7 @@ ALT_SCREEN = (47, 1047, 1049)
 SYNCHRONIZED = 2026
 
 
-class VTScreen(EditMixin, DrawMixin):
+class VTScreen(DrawMixin):
     """A pyte screen that is safe, faithful and fast; see ``docs/terminal.md``.
 
     Args:
@@ -35,20 +35,25 @@ class VTScreen(EditMixin, DrawMixin):
     default_char = BLANK  # pyte recomputes this property on every call; it never changes here
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
-        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
+        self.history: deque[tuple[Char, ...]] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
+        self._other_size = (lines, columns)  # its size (the main screen keeps its own)
         self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
+        self.title_stack: list[tuple[str, str]] = []
         self.replies: list[str] = []
         self.bells = 0
         self.last_char = ""
         self.wide_seen = False
+        self.dirty_all = False
+        self._blanks: dict[str, Char] = {}
         self._caches: dict[Char, CellCache] = {}
         self._pen: Char | None = None
         self._pen_cells = CellCache(BLANK)
+        self._pen_runs = self._pen_cells.runs
         self._narrow: set[str] = set(ASCII_PRINTABLE)
         super().__init__(columns, lines)
 
@@ -57,10 +62,12 @@ class VTScreen(EditMixin, DrawMixin):
         super().reset()
         self.grid = blank_grid(self.columns, self.lines)
         self._other = blank_grid(self.columns, self.lines)
+        self._other_size = (self.lines, self.columns)
         self.alternate = False
         self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
+        self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
 
@@ -72,24 +79,29 @@ class VTScreen(EditMixin, DrawMixin):
     # -- geometry --------------------------------------------------------------------------
 
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
-        """Change the size. Rows leave and return through the scrollback as in tmux."""
+        """Change the size as tmux does: rows leave and return through the scrollback, and
+        on the main screen lines are re-wrapped to the new width (the alternate screen is
+        cut; the main screen behind it is resized when it is shown again)."""
         lines, columns = lines or self.lines, columns or self.columns
         if (lines, columns) == (self.lines, self.columns):
             return
-        for grid in (self.grid, self._other):
-            for row in grid:
-                fit(row, columns)
-        old, self.columns = self.columns, columns
         if lines < self.lines:
             self._shrink(lines)
         elif lines > self.lines:
             self._grow(lines)
         self.lines = lines
+        if columns != self.columns:
+            if self.alternate:
+                for row in self.grid:
+                    fit(row, columns)
+            else:
+                self._reflow(columns)
+        old, self.columns = self.columns, columns
         self.tabstops = {s for s in self.tabstops if s < columns} | set(
             range(old + 8 - old % 8, columns, 8)
         )
         self.margins = None
-        self.cursor.x = min(self.cursor.x, columns - 1)
+        self.cursor.x = min(self.cursor.x, columns)  # a pending wrap survives, as in tmux
         self.cursor.y = min(max(self.cursor.y, 0), lines - 1)
         self.dirty.update(range(lines))
 
@@ -102,21 +114,32 @@ class VTScreen(EditMixin, DrawMixin):
         needed -= dropped
         if needed:
             if not self.alternate:
-                self.history.extend(self.grid[:needed])
+                self.history.extend(map(frozen, self.grid[:needed]))
             del self.grid[:needed]
             self.cursor.y -= needed
-        del self._other[lines:]
 
     def _grow(self, lines: int) -> None:
         """tmux: pull rows back from the scrollback on the main screen, then add blanks."""
         pulled = 0
         if not self.alternate:
             pulled = min(lines - self.lines, len(self.history))
-            back = [fit(list(self.history.pop()), self.columns) for _ in range(pulled)]
+            back = [fit(thawed(self.history.pop()), self.columns) for _ in range(pulled)]
             self.grid[:0] = back[::-1]  # copies: snapshots share scrollback rows
             self.cursor.y += pulled
         self.grid.extend(blank_grid(self.columns, lines - self.lines - pulled))
-        self._other.extend(blank_grid(self.columns, lines - len(self._other)))
+
+    def _reflow(self, columns: int) -> None:
+        """Re-wrap the scrollback and the screen at ``columns``; the screen shows the last
+        rows, with the cursor's row kept on it."""
+        rows = [*self.history, *self.grid]
+        at = len(self.history) + self.cursor.y
+        out, (row, x) = reflow(rows, columns, (at, self.cursor.x))
+        start = min(max(len(out) - self.lines, 0), row)
+        self.history.clear()
+        self.history.extend(map(frozen, out[:start]))
+        self.grid = out[start : start + self.lines]
+        self.grid.extend(blank_grid(columns, self.lines - len(self.grid)))
+        self.cursor.y, self.cursor.x = row - start, x
 
     # -- modes -----------------------------------------------------------------------------
 
@@ -161,6 +184,10 @@ class VTScreen(EditMixin, DrawMixin):
         the cursor and pen on entering and restores them on leaving, in a slot of its own
         (xterm ctlseqs, "Use Alternate Screen Buffer")."""
         if on == self.alternate:
+            if not on and mode == 1049:
+                # xterm (srm_OPT_ALTBUF_CURSOR) and tmux restore the cursor even when the
+                # normal screen is already shown.
+                self.restore_cursor("1049")
             return
         if on and mode == 1049:
             self.save_cursor("1049")
@@ -168,10 +195,18 @@ class VTScreen(EditMixin, DrawMixin):
         self.alternate = on
         if on:
             self.grid = blank_grid(self.columns, self.lines)
-        else:
-            self._other = blank_grid(self.columns, self.lines)
-            if mode == 1049:
-                self.restore_cursor("1049")
+            self._other_size = (self.lines, self.columns)
+            self.dirty.update(range(self.lines))
+            return
+        self._other = blank_grid(self.columns, self.lines)
+        size = (self.lines, self.columns)
+        # Like tmux, go back at the size the main screen had, then resize it (re-wrapping).
+        self.lines, self.columns = self._other_size
+        self.cursor.x = min(self.cursor.x, self.columns - 1)
+        self.cursor.y = min(self.cursor.y, self.lines - 1)
+        if mode == 1049:
+            self.restore_cursor("1049")
+        self.resize(*size)
         self.dirty.update(range(self.lines))
 
     # -- cursor save and restore -----------------------------------------------------------
@@ -225,6 +260,15 @@ class VTScreen(EditMixin, DrawMixin):
         """OSC 0/1: the icon name, sanitized."""
         self.icon_name = sanitize_title(param)
 
+    def push_title(self) -> None:
+        """XTWINOPS ``CSI 22 ; Ps t``: save the title and icon name on a stack (10 deep)."""
+        self.title_stack = [*self.title_stack[-9:], (self.title, self.icon_name)]
+
+    def pop_title(self) -> None:
+        """XTWINOPS ``CSI 23 ; Ps t``: restore the title and icon name last saved."""
+        if self.title_stack:
+            self.title, self.icon_name = self.title_stack.pop()
+
     def bell(self, *args: Any) -> None:
         """BEL: counted."""
         self.bells += 1
@@ -261,12 +305,17 @@ class VTScreen(EditMixin, DrawMixin):
             and not 0 <= self.margins.top < self.margins.bottom < self.lines
         ):
             self.margins = None
-        for grid in (self.grid, self._other):
-            del grid[self.lines :]
-            grid.extend(blank_grid(self.columns, self.lines - len(grid)))
-            for row in grid:
-                fit(row, self.columns)
+        grid = self.grid
+        del grid[self.lines :]
+        grid.extend(blank_grid(self.columns, self.lines - len(grid)))
+        for row in grid:
+            fit(row, self.columns)
         self.dirty.update(range(self.lines))
+
+    def newline(self) -> None:
+        """CR LF in one step (the most frequent pair of controls)."""
+        self.cursor.x = 0
+        self.index()
 
     def next_line(self) -> None:
         """NEL (``ESC E``): carriage return and index."""

@@ -255,3 +255,80 @@ def test_nested_markers_cannot_reassemble_into_an_end_marker() -> None:
 
 def test_unencodable_text_is_replaced_rather_than_raising() -> None:
     assert encode_paste("a\ud800b", bracketed=False) == b"a?b"
+
+
+# --------------------------------------------------------------------------- round trip through Textual
+
+ROUND_TRIP_KEYS = [
+    "a", "A", "7", "space", "exclamation_mark", "slash", "enter", "tab", "shift+tab", "backspace",
+    "escape", "up", "down", "left", "right", "home", "end", "pageup", "pagedown", "insert", "delete",
+    *(f"f{n}" for n in range(1, 13)),
+    "ctrl+a", "ctrl+c", "ctrl+z", "ctrl+@", "ctrl+j", "ctrl+backslash", "ctrl+right_square_bracket",
+    "ctrl+circumflex_accent", "ctrl+underscore", "alt+a", "alt+x", "alt+shift+a",
+    "ctrl+up", "shift+up", "alt+up", "ctrl+shift+up", "alt+ctrl+left", "shift+home", "ctrl+end",
+    "ctrl+home", "ctrl+delete", "shift+delete", "ctrl+pageup", "shift+f5", "ctrl+f1", "alt+f4",
+    "kp_begin",
+]  # fmt: skip
+
+# Keys a legacy (non-kitty) encoding cannot tell apart: the program reads them as another key
+# (Textual reads both BS and DEL as backspace).
+LEGACY_ALIASES = {
+    "ctrl+space": "ctrl+@",
+    "ctrl+h": "backspace",
+    "ctrl+backspace": "backspace",
+    "ctrl+i": "tab",
+    "ctrl+m": "enter",
+    "ctrl+shift+c": "ctrl+c",
+    "f13": "shift+f1",
+    "f24": "shift+f12",
+}
+
+
+def decoded_by_textual(data: bytes) -> list[str]:
+    """The key names Textual's own xterm input parser reads from ``data``.
+
+    Textual is the program on the other side of these bytes whenever the agent runs a Textual app;
+    its parser is private API, pinned by the project's ``textual<9`` requirement.
+    """
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    events = [*parser.feed(data.decode()), *parser.feed("")]  # "" ends input: flushes a lone ESC
+    return [event.key for event in events if hasattr(event, "key")]
+
+
+@pytest.mark.parametrize("key", ROUND_TRIP_KEYS)
+def test_textual_reads_an_encoded_key_back_as_the_same_key(key: str) -> None:
+    encoded = encode_key(key)
+    assert encoded is not None
+    assert decoded_by_textual(encoded) == [key]
+
+
+@pytest.mark.parametrize(("key", "arrives_as"), LEGACY_ALIASES.items())
+def test_keys_legacy_encoding_cannot_distinguish_arrive_as_their_alias(
+    key: str, arrives_as: str
+) -> None:
+    encoded = encode_key(key)
+    assert encoded is not None
+    assert decoded_by_textual(encoded) == [arrives_as]
+
+
+def test_application_cursor_keys_are_read_back_as_the_same_keys() -> None:
+    for key in ("up", "down", "left", "right", "home", "end"):
+        encoded = encode_key(key, application_cursor=True)
+        assert encoded is not None
+        assert encoded.startswith(b"\x1bO")
+        assert decoded_by_textual(encoded) == [key]
+
+
+def test_a_bracketed_paste_is_read_back_by_textual_as_one_paste() -> None:
+    from textual import events
+    from textual._xterm_parser import XTermParser
+
+    parser = XTermParser()
+    text = "line one\nline two\x1b[201~ injected\n"
+    messages = [*parser.feed(encode_paste(text, bracketed=True).decode()), *parser.feed("")]
+    pastes = [m for m in messages if isinstance(m, events.Paste)]
+    assert len(pastes) == 1
+    assert [m for m in messages if isinstance(m, events.Key)] == []
+    assert pastes[0].text.replace("\r", "\n") == "line one\nline two injected\n"

@@ -169,3 +169,13 @@ def test_to_ansi_keeps_a_pending_wrap() -> None:
     a.feed(b"y")
     b.feed(b"y")
     assert a.text() == b.text() == ["x" * 20, "y"]
+
+
+def test_to_ansi_works_after_a_resize_behind_the_alternate_screen() -> None:
+    a = screen(b"shell$ \x1b[?1049hvim", cols=20, rows=5)
+    a.resize(10, 3)
+    b = TerminalModel(10, 3)
+    b.feed(a.to_ansi().encode())
+    assert b.alternate and b.text() == a.text()
+    b.feed(b"\x1b[?1049l")
+    assert b.text()[0] == "shell$"

@@ -180,6 +180,18 @@ async def _confirm(pilot: Pilot[int], clock: Clock) -> None:
     await pilot.pause(0.2)
 
 
+def _replay(path: Path, clock: Clock) -> ObserverApp:
+    from observer.app.screens.replay_app import scene_app
+
+    return scene_app(path, clock)
+
+
+async def _replay_search(pilot: Pilot[int], clock: Clock) -> None:
+    from observer.app.screens.replay_app import scene_prepare
+
+    await scene_prepare(pilot)
+
+
 SCENES: tuple[Scene, ...] = (
     Scene(
         "watch", "watching an agent at work", _one("full screen", recording="build-7.cast"), _idle
@@ -195,6 +207,7 @@ SCENES: tuple[Scene, ...] = (
         _one("question", theme="solarized-light"),
         _waiting,
     ),
+    Scene("replay", "replaying a recording: timeline, markers, search", _replay, _replay_search),
 )
 """Every scene, by name order of the README."""
 

@@ -1,1 +1,29 @@
-"""Keyframe index and playback clock for replay. Pure: time is passed in."""
+"""Keyframe index, playback clock and search across time for replay. Pure: time is passed in."""
+
+from __future__ import annotations
+
+from observer.replay.clock import SPEEDS, PlaybackClock, next_marker, previous_marker
+from observer.replay.keyframes import Keyframe, KeyframeIndex, apply, new_model
+from observer.replay.player import Player, screen_at
+from observer.replay.search import Match, find, following, preceding, visible_text
+from observer.replay.timeline import Marker, Timeline
+
+__all__ = [
+    "SPEEDS",
+    "Keyframe",
+    "KeyframeIndex",
+    "Marker",
+    "Match",
+    "PlaybackClock",
+    "Player",
+    "Timeline",
+    "apply",
+    "find",
+    "following",
+    "new_model",
+    "next_marker",
+    "preceding",
+    "previous_marker",
+    "screen_at",
+    "visible_text",
+]

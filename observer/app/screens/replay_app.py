@@ -1,0 +1,64 @@
+"""``ReplayApp``: the observer app showing one recording, and a fixed replay scene for screenshots."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+
+from observer.app.app import ObserverApp
+from observer.app.screens.replay import ReplayScreen
+from observer.recording import open_cast
+from observer.rendering import Palette
+
+if TYPE_CHECKING:
+    from textual.pilot import Pilot
+
+
+class ReplayApp(ObserverApp):
+    """The app with no live sessions: it shows one :class:`ReplayScreen` (``observer replay``)."""
+
+    CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative paths follow the subclass
+
+    def __init__(self, screen: Callable[[Palette], ReplayScreen], **options: Any) -> None:
+        super().__init__([], **options)
+        self._make_screen = screen
+
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
+        event.prevent_default()  # not ObserverApp's on_mount: there are no sessions to pump
+        for problem in self.theme_problems:
+            self.notify(
+                str(problem), title="Theme not loaded", severity="error", markup=False, timeout=10
+            )
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.push_screen(self._make_screen(self.palette))
+
+
+def scene_app(path: Path, clock: Callable[[], float], *, theme: str = "observer-dark") -> ReplayApp:
+    """A paused replay of ``path`` on a frozen clock (for ``observer screenshots`` and snapshots)."""
+    with open_cast(path) as reader:
+        header = reader.header
+
+    def screen(palette: Palette) -> ReplayScreen:
+        return ReplayScreen(path, header, palette, autoplay=False)
+
+    return ReplayApp(screen, theme=theme, clock=clock)
+
+
+async def scene_prepare(pilot: Pilot[int], query: str = "passed") -> None:
+    """Wait for the index, search ``query`` and show its first appearance."""
+    screen = pilot.app.screen
+    assert isinstance(screen, ReplayScreen)
+    for _ in range(600):
+        if screen.index.done:
+            break
+        await asyncio.sleep(0.05)
+    await pilot.press("slash", *query, "enter")
+    for _ in range(600):
+        if not screen.searching:
+            break
+        await asyncio.sleep(0.05)
+    await pilot.pause(0.3)

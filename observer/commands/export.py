@@ -1,0 +1,180 @@
+"""``observer export``: a screen-aware transcript of a recording, for people or another program."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from observer.asciicast import Header
+    from observer.terminal import TerminalModel
+
+NAME = "export"
+HELP = "write a transcript of a recording: the screen at each marker and at the end, takeovers"
+DESCRIPTION = """\
+Replay a recording and write what a reviewer needs to read instead of watching it: the screen at
+every marker and at the end (as text, exactly the rows), and every takeover (when a person held the
+keyboard, for how long, and what they typed). Suited to reviewing an agent's session by eye or by
+another program.
+"""
+EPILOG = """\
+examples:
+  observer export session.cast                    the transcript on stdout
+  observer export session.cast -o session.txt     into a file
+  observer export broken.cast --lenient           skip damaged lines
+"""
+
+FORMATS = ("txt",)
+TAKEOVER_STARTED = "takeover started"
+TAKEOVER_ENDED = "takeover ended"
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the arguments."""
+    parser.add_argument("file", type=Path, metavar="FILE", help="asciicast recording")
+    parser.add_argument("--format", choices=FORMATS, default="txt", help="output (default txt)")
+    parser.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
+    parser.add_argument(
+        "--lenient", action="store_true", help="skip damaged lines of the recording, and count them"
+    )
+
+
+@dataclass
+class Takeover:
+    """A span in which a person held the keyboard."""
+
+    start: float
+    end: float | None = None
+    typed: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Transcript:
+    """What the export gathers in one pass over the recording."""
+
+    sections: list[str] = field(default_factory=list)
+    takeovers: list[Takeover] = field(default_factory=list)
+    markers: int = 0
+    exit_status: str | None = None
+    duration: float = 0.0
+
+
+def clock(seconds: float) -> str:
+    """``M:SS.s`` or ``H:MM:SS.s``."""
+    minutes, rest = divmod(max(0.0, seconds), 60)
+    hours, minutes = divmod(int(minutes), 60)
+    return f"{hours}:{minutes:02d}:{rest:04.1f}" if hours else f"{minutes}:{rest:04.1f}"
+
+
+def shown(text: str) -> str:
+    """Typed input or a label as one line of plain text: control characters made visible."""
+    names = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫", "\x1b": "⎋"}
+    out = []
+    for char in text:
+        if char in names:
+            out.append(names[char])
+        elif char < " " or "\x80" <= char < "\xa0":
+            out.append(f"^{chr(ord(char) + 64)}" if char < " " else f"\\x{ord(char):02x}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def screen_block(model: TerminalModel) -> str:
+    """The screen's rows, each behind a bar, trailing blank rows dropped."""
+    rows = model.text()
+    while rows and not rows[-1]:
+        rows.pop()
+    return "".join(f"│ {row}\n" for row in rows) or "│ (blank screen)\n"
+
+
+def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
+    """Replay the file once; return its header, the transcript and the damaged lines skipped."""
+    from observer.asciicast import EXIT, INPUT, MARKER, OUTPUT, RESIZE, parse_size
+    from observer.recording import open_cast
+    from observer.replay import new_model
+
+    result = Transcript()
+    with open_cast(path, lenient=lenient) as reader:
+        header = reader.header
+        model = new_model(header.cols, header.rows)
+        current: Takeover | None = None
+        for event in reader:
+            result.duration = event.time
+            if event.code == OUTPUT:
+                model.feed(event.data.encode("utf-8", "replace"))
+            elif event.code == RESIZE:
+                model.resize(*parse_size(event.data))
+            elif event.code == INPUT and current is not None:
+                current.typed.append(event.data)
+            elif event.code == EXIT:
+                result.exit_status = event.data
+            elif event.code == MARKER:
+                result.markers += 1
+                if event.data == TAKEOVER_STARTED and current is None:
+                    current = Takeover(event.time)
+                    result.takeovers.append(current)
+                elif event.data == TAKEOVER_ENDED and current is not None:
+                    current.end, current = event.time, None
+                title = f"marker {shown(event.data)!r}" if event.data else "marker"
+                result.sections.append(f"── {clock(event.time)} {title} ──\n{screen_block(model)}")
+        ending = (
+            f"end (exited with status {shown(result.exit_status)})" if result.exit_status else "end"
+        )
+        result.sections.append(f"── {clock(result.duration)} {ending} ──\n{screen_block(model)}")
+        return header, result, reader.skipped
+
+
+def render(path: Path, header: Header, transcript: Transcript) -> str:
+    """The whole transcript as text."""
+    title = f" — {shown(header.title)}" if header.title else ""
+    lines = [
+        f"observer transcript of {path.name}{title}",
+        f"{header.cols}x{header.rows} · {clock(transcript.duration)} · "
+        f"{transcript.markers} marker(s) · {len(transcript.takeovers)} takeover(s)",
+        "",
+    ]
+    if transcript.takeovers:
+        lines.append("takeovers (a person held the keyboard):")
+        for span in transcript.takeovers:
+            end = transcript.duration if span.end is None else span.end
+            until = clock(end) if span.end is not None else f"{clock(end)} (never handed back)"
+            typed = shown("".join(span.typed))
+            lines.append(
+                f"  {clock(span.start)} – {until}, {end - span.start:.1f} s"
+                + (f", typed: {typed}" if typed else ", typed nothing")
+            )
+        lines.append("")
+    return "\n".join(lines) + "\n" + "\n".join(transcript.sections)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the transcript; return the exit status."""
+    from observer.errors import UsageError
+
+    header, transcript, skipped = collect(args.file, args.lenient)
+    text = render(args.file, header, transcript)
+    if skipped:
+        print(f"observer: note: skipped {skipped} damaged line(s) of {args.file}", file=sys.stderr)
+    if args.output is None:
+        _write(sys.stdout, text)
+        return 0
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(
+            f"cannot write {args.output}: {error.strerror} — choose another -o"
+        ) from None
+    return 0
+
+
+def _write(stream: TextIO, text: str) -> None:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        return
+    buffer.write(text.encode("utf-8", "replace"))  # screens hold box drawing whatever the locale
+    buffer.flush()

@@ -1,0 +1,236 @@
+"""Pilot tests of ``observer replay``: the keys, the timeline, search, damaged files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from observer.app.screens.replay import ReplayScreen
+from observer.app.screens.replay_app import ReplayApp
+from observer.app.widgets.timeline import TimelineBar
+from observer.errors import CastFormatError
+from observer.recording import open_cast
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "observer" / "data" / "demo.cast"
+
+
+class FrozenClock:
+    """The app's clock, moved only by the test (playback is then exact)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def write_cast(path: Path, events: list[list[object]], cols: int = 30, rows: int = 6) -> Path:
+    header = {"version": 2, "width": cols, "height": rows}
+    path.write_text("\n".join(json.dumps(x) for x in [header, *events]) + "\n")
+    return path
+
+
+def counting(seconds: int = 100) -> list[list[object]]:
+    """One line per second ("line 7" at 7 s), markers at 20, 50 and 80 s."""
+    events: list[list[object]] = []
+    for second in range(seconds):
+        events.append([float(second), "o", f"\x1b[2J\x1b[Hline {second}"])
+        if second in (20, 50, 80):
+            events.append([float(second), "m", f"mark {second}"])
+    return events
+
+
+@asynccontextmanager
+async def replaying(
+    path: Path, *, lenient: bool = False, size: tuple[int, int] = (60, 14), **options: object
+) -> AsyncIterator[tuple[Pilot[int], ReplayScreen, FrozenClock]]:
+    with open_cast(path) as reader:
+        header = reader.header
+    clock = FrozenClock()
+
+    def screen(palette: object) -> ReplayScreen:
+        return ReplayScreen(path, header, palette, lenient=lenient, autoplay=False, **options)  # type: ignore[arg-type]
+
+    app = ReplayApp(screen, clock=clock)
+    async with app.run_test(size=size) as pilot:
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await wait_for(pilot, lambda: replay.index.done)
+        await pilot.pause(0.1)  # a frame: the screen shows the events at 0:00
+        yield pilot, replay, clock
+
+
+async def wait_for(pilot: Pilot[int], condition: Callable[[], bool], limit: float = 20.0) -> None:
+    waited = 0.0
+    while not condition():
+        assert waited < limit, "timed out"
+        await pilot.pause(0.05)
+        waited += 0.05
+
+
+def top(replay: ReplayScreen) -> str:
+    return replay.player.model.text()[0]
+
+
+async def test_space_plays_and_pauses_at_the_recording_speed(tmp_path: Path) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
+        assert top(replay) == "line 0"
+        await pilot.press("space")
+        clock.now += 7.5
+        replay.tick()
+        assert top(replay) == "line 7"
+        await pilot.press("space")
+        clock.now += 10
+        replay.tick()
+        assert top(replay) == "line 7"
+        assert "PAUSE" in str(replay.status(clock.now))
+
+
+async def test_arrows_seek_five_and_shift_thirty_seconds(tmp_path: Path) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, _):
+        await pilot.press("right", "right")
+        assert top(replay) == "line 10"
+        await pilot.press("shift+right")
+        assert top(replay) == "line 40"
+        await pilot.press("left")
+        assert top(replay) == "line 35"
+        await pilot.press("shift+left", "shift+left")
+        assert top(replay) == "line 0"
+
+
+async def test_brackets_jump_between_markers_and_the_status_names_the_marker(
+    tmp_path: Path,
+) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
+        await pilot.press("right_square_bracket")
+        assert top(replay) == "line 20"
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert top(replay) == "line 80"
+        assert "mark 80" in str(replay.status(clock.now))
+        await pilot.press("left_square_bracket")
+        assert top(replay) == "line 50"
+
+
+async def test_plus_and_minus_change_the_speed_within_a_quarter_and_sixteen(
+    tmp_path: Path,
+) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
+        await pilot.press("plus", "plus")
+        assert replay.clock.speed == 4.0
+        await pilot.press("space")
+        clock.now += 2
+        replay.tick()
+        assert top(replay) == "line 8"
+        for _ in range(10):
+            await pilot.press("minus")
+        assert replay.clock.speed == 0.25
+        assert "0.25×" in str(replay.status(clock.now))
+
+
+async def test_full_stop_applies_one_event_at_a_time(tmp_path: Path) -> None:
+    events: list[list[object]] = [[1.0, "o", "a"], [1.0, "o", "b"], [5.0, "o", "c"]]
+    async with replaying(write_cast(tmp_path / "c.cast", events)) as (pilot, replay, _):
+        await pilot.press("full_stop")
+        assert top(replay) == "a"
+        await pilot.press("full_stop")
+        assert top(replay) == "ab"
+        await pilot.press("full_stop")
+        assert top(replay) == "abc"
+
+
+async def test_a_click_on_the_timeline_seeks_and_a_click_near_a_marker_lands_on_it(
+    tmp_path: Path,
+) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, _):
+        bar = replay.query_one(TimelineBar)
+        width = bar.size.width
+        await pilot.click(TimelineBar, offset=(width // 2, 0))
+        assert abs(int(top(replay).split()[1]) - 49.5) <= 100 / width + 1
+        await pilot.click(TimelineBar, offset=(bar.cell_of(20.0, width) + 1, 0))
+        assert top(replay) == "line 20"
+
+
+async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
+    tmp_path: Path,
+) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
+        await pilot.press("slash", *"line 1", "enter")
+        await wait_for(pilot, lambda: not replay.searching)
+        # "line 1" is on screen at 1 s and again from 10 s ("line 10" .. "line 19").
+        assert [m.time for m in replay.matches] == [1.0, 10.0]
+        assert top(replay) == "line 1"
+        assert "1/2 found" in str(replay.status(clock.now))
+        await pilot.press("n")
+        assert top(replay) == "line 10"
+        await pilot.press("n")
+        assert top(replay) == "line 1"
+        await pilot.press("N")
+        assert top(replay) == "line 10"
+
+
+async def test_a_search_for_text_never_shown_says_so(tmp_path: Path) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting(10))) as (pilot, replay, clock):
+        await pilot.press("slash", *"nowhere", "enter")
+        await wait_for(pilot, lambda: not replay.searching)
+        assert replay.matches == []
+        assert "not found" in str(replay.status(clock.now))
+        assert top(replay) == "line 0"
+
+
+async def test_keys_typed_in_the_search_box_do_not_control_playback(tmp_path: Path) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, _):
+        await pilot.press("slash", "space", "n", "right")
+        assert not replay.clock.playing
+        assert top(replay) == "line 0"
+        await pilot.press("escape", "right")
+        assert top(replay) == "line 5"
+
+
+async def test_the_demo_recording_plays_to_its_last_screen(tmp_path: Path) -> None:
+    async with replaying(DEMO, size=(84, 32)) as (pilot, replay, clock):
+        await pilot.press("space")
+        clock.now += 60
+        replay.tick()
+        assert not replay.clock.playing
+        assert any("passed" in row for row in replay.player.model.text())
+
+
+async def test_a_damaged_line_ends_the_replay_with_its_line_number(tmp_path: Path) -> None:
+    cast = write_cast(tmp_path / "c.cast", counting(5))
+    lines = cast.read_text().splitlines()
+    lines[3] = '[3.0, "o", oops]'
+    cast.write_text("\n".join(lines) + "\n")
+    with open_cast(cast) as reader:
+        header = reader.header
+    app = ReplayApp(lambda palette: ReplayScreen(cast, header, palette, autoplay=False))
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: app.fatal is not None)
+    assert isinstance(app.fatal, CastFormatError)
+    assert "line 4" in str(app.fatal)
+
+
+async def test_lenient_replay_skips_damaged_lines_and_says_how_many(tmp_path: Path) -> None:
+    cast = write_cast(tmp_path / "c.cast", counting(5))
+    lines = cast.read_text().splitlines()
+    lines[3] = '[3.0, "o", oops]'
+    cast.write_text("\n".join(lines) + "\n")
+    async with replaying(cast, lenient=True) as (pilot, replay, _):
+        await pilot.pause(0.1)
+        assert replay.skipped == 1
+        assert any("Skipped 1 damaged line" in str(n.message) for n in replay.app._notifications)
+        await pilot.press("right")
+        assert top(replay) == "line 4"
+
+
+@pytest.mark.parametrize("idle_limit", [2.0])
+async def test_the_idle_limit_shortens_long_pauses(tmp_path: Path, idle_limit: float) -> None:
+    events: list[list[object]] = [[0.0, "o", "start"], [600.0, "o", "\r\nlater"]]
+    cast = write_cast(tmp_path / "c.cast", events)
+    async with replaying(cast, idle_limit=idle_limit) as (_pilot, replay, _clock):
+        assert replay.timeline.duration == 2.0

@@ -1,0 +1,102 @@
+"""``observer export``: the transcript of the demo, of a recording with takeovers, of damage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from observer.cli import main
+from observer.recording import Mark, Recorder
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "observer" / "data" / "demo.cast"
+
+
+def export(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(["export", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_demo_transcript_has_the_screen_at_every_marker_and_at_the_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = export(capsys, str(DEMO))
+    assert (status, err) == (0, "")
+    assert out.startswith("observer transcript of demo.cast — agent: fix calc\n80x24 · 0:09.4")
+    headings = [line for line in out.splitlines() if line.startswith("── ")]
+    assert [h.split(" ", 2)[2] for h in headings] == [
+        "marker 'task' ──",
+        "marker 'tests failed' ──",
+        "marker 'fix applied' ──",
+        "marker 'tests passed' ──",
+        "end (exited with status 0) ──",
+    ]
+    failed = out.split("── 0:03.1 marker 'tests failed' ──\n")[1].split("\n\n")[0]
+    assert "│ 1 failed, 1 passed in 0.77s" in failed.splitlines()
+    assert "│ FAILED test_calc.py::test_add - assert -1 == 5" in failed.splitlines()
+    assert "0 takeover(s)" in out
+
+
+def test_takeovers_are_listed_with_their_span_and_what_was_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = [0.0]
+    cast = tmp_path / "t.cast"
+    with Recorder(cast, cols=30, rows=5, clock=lambda: now[0]) as rec:
+        rec.output(b"Proceed? [y/N] ")
+        rec.marker(Mark.WAITING)
+        now[0] = 4.0
+        rec.marker(Mark.TAKEOVER_STARTED)
+        now[0] = 5.0
+        rec.input(b"y\r")
+        rec.output(b"y\r\nproceeding\r\n")
+        now[0] = 6.5
+        rec.marker(Mark.TAKEOVER_ENDED)
+        now[0] = 9.0
+        rec.marker(Mark.TAKEOVER_STARTED)
+        rec.input(b"\x03")
+        rec.exit(130)
+    status, out, _ = export(capsys, str(cast))
+    assert status == 0
+    lines = out.splitlines()
+    start = lines.index("takeovers (a person held the keyboard):")
+    assert lines[start + 1] == "  0:04.0 – 0:06.5, 2.5 s, typed: y⏎"
+    assert lines[start + 2] == "  0:09.0 – 0:09.0 (never handed back), 0.0 s, typed: ^C"
+    ended = out.split("marker 'takeover ended' ──\n")[1].split("\n\n")[0]
+    assert ended.splitlines() == ["│ Proceed? [y/N] y", "│ proceeding"]
+    assert "── 0:09.0 end (exited with status 130) ──" in lines
+
+
+def test_the_transcript_goes_to_a_file_with_o(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_path = tmp_path / "demo.txt"
+    assert export(capsys, str(DEMO), "-o", str(out_path)) == (0, "", "")
+    assert "marker 'tests passed'" in out_path.read_text(encoding="utf-8")
+
+
+def test_a_damaged_recording_is_a_one_line_error_or_skipped_with_lenient(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cast = tmp_path / "d.cast"
+    lines = [{"version": 2, "width": 10, "height": 2}, [0.5, "o", "ok"], [1.0, "m", "here"]]
+    text = "\n".join(json.dumps(x) for x in lines).replace('"ok"]', '"ok"')
+    cast.write_text(text + "\n")
+    status, out, err = export(capsys, str(cast))
+    assert (status, out) == (1, "")
+    assert err.startswith("observer: ") and "line 2" in err and err.count("\n") == 1
+    status, out, err = export(capsys, str(cast), "--lenient")
+    assert status == 0
+    assert "marker 'here'" in out
+    assert "skipped 1 damaged line" in err
+
+
+def test_a_missing_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = export(capsys, str(tmp_path / "none.cast"))
+    assert status == 1
+    assert err == f"observer: {tmp_path / 'none.cast'} does not exist — check the file name\n"

@@ -214,17 +214,19 @@ async def test_a_wrong_token_says_to_log_in_again(
     )
 
 
-@pytest.mark.parametrize("command", ["record", "watch"])
-async def test_no_token_and_no_keyring_names_the_fixes(
-    tmp_path: Path, server: Server, command: str
-) -> None:
+async def test_no_token_and_no_keyring_names_the_fixes(tmp_path: Path, server: Server) -> None:
     url = f"ws://127.0.0.1:{server.port}"
-    args = [command, url, "--identifier", "agent"] + (
-        ["-o", "x.cast"] if command == "record" else []
-    )
-    code, err = await observer_async(tmp_path, *args)
+    code, err = await observer_async(tmp_path, "record", url, "--identifier", "agent", "-o", "x")
     line = one_clear_line(code, err)
     assert "keyring" in line and "OBSERVER_TOKEN" in line
+
+
+async def test_watching_without_a_token_says_to_log_in(tmp_path: Path, server: Server) -> None:
+    """The TUI tries endpoints that need no token even without a keyring; this one needs one."""
+    url = f"ws://127.0.0.1:{server.port}"
+    code, err = await observer_async(tmp_path, "watch", url, "--identifier", "agent")
+    line = one_clear_line(code, err)
+    assert line == f"observer: {url} requires a token — run `observer auth login {url}`"
 
 
 async def test_an_unknown_identifier_says_to_check_it(tmp_path: Path, server: Server) -> None:

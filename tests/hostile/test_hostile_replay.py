@@ -19,6 +19,7 @@ from observer.app.source import ConnectionChanged, ScriptedSource, SourceEvent
 from observer.protocol.events import OutputReceived, Resized, SessionStarted
 from observer.recording import Recorder, open_cast
 from observer.terminal import TerminalModel
+from tests.app.conftest import scripted
 from tests.hostile import payloads
 from tests.hostile.live import CapturingDriver, host_output, screen_text, until
 
@@ -162,3 +163,22 @@ async def test_the_view_plays_the_recording_and_writes_nothing_foreign(recording
     assert payloads.END.decode() in out
     assert payloads.foreign_output(out) == []
     assert source.sent == []
+
+
+async def test_the_dashboard_shows_hostile_sessions_as_text_only() -> None:
+    data = payloads.stream()
+    chunks = [data[i : i + CHUNK] for i in range(0, len(data), CHUNK)]
+    sources = [scripted(chunks, identifier=f"agent-{n}", cols=80, rows=24) for n in (1, 2)]
+    CapturingDriver.written = []
+    app = ObserverApp(sources)
+    app.driver_class = CapturingDriver
+    async with app.run_test(size=(120, 30), headless=False) as pilot:
+        await until(
+            lambda: all(payloads.END.decode() in "".join(s.model.text()) for s in app.sessions),
+            "both sessions at the end of the payload",
+        )
+        await pilot.resize_terminal(121, 30)  # a full repaint (see docs/proof.md, findings)
+        await until(lambda: payloads.END.decode() in host_output(), "the tiles on the host")
+        assert app.is_running and app.return_code is None
+    assert payloads.foreign_output(host_output()) == []
+    assert all(source.sent == [] for source in sources)

@@ -240,3 +240,13 @@ async def test_a_smaller_remote_screen_is_centred() -> None:
         lines = screen_text(app).splitlines()
         row = next(line for line in lines if "x" in line)
         assert lines.index(row) > 0 and row.index("x") > 10
+
+
+async def test_a_title_that_looks_like_markup_is_shown_literally_in_the_status_bar() -> None:
+    source = scripted([b"\x1b]0;[@click=app.quit]t[/]\x07$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=(140, 16)) as pilot:
+        await pilot.pause(0.2)
+        assert "[@click=app.quit]t[/]" in status_text(app)
+        assert "\x1b" not in status_text(app)
+        assert app.is_running

@@ -116,6 +116,11 @@ def to_ansi(screen: VTScreen) -> str:
         else:
             out.append("\x1b[?47h")
         _paint(out, screen.grid, columns)
+    elif "1049" in screen._saved:
+        # A cursor saved by 1049 outlives the alternate screen (a later 1049 l restores it):
+        # save it the same way, leaving without restoring.
+        _savepoint(out, screen._saved["1049"], main, columns)
+        out.append("\x1b[?1049h\x1b[?47l" + _NEUTRAL)
     saved = screen._saved.get("decsc")
     if saved is not None:
         _savepoint(out, saved, screen.grid, columns)

@@ -92,16 +92,16 @@ class CellCache(dict[str, Char]):
     cheaper and gives identical screens.
     """
 
-    __slots__ = ("_rest", "attrs", "runs")
+    __slots__ = ("attrs", "rest", "runs")
 
     def __init__(self, attrs: Char) -> None:
         super().__init__()
         self.attrs = attrs
-        self._rest = tuple(attrs)[1:]
+        self.rest = tuple(attrs)[1:]  # everything but the text
         self.runs: dict[str, tuple[Char, ...]] = {}  # whole short runs of text
 
     def __missing__(self, data: str) -> Char:
-        cell: Char = tuple.__new__(Char, (data, *self._rest))
+        cell: Char = tuple.__new__(Char, (data, *self.rest))
         if len(self) < 4096:
             self[data] = cell
         return cell

@@ -53,7 +53,7 @@ class DrawMixin(EditMixin):
             return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
-            if len(self._caches) >= 64:  # bounds memory: at most 64 pens cached
+            if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
@@ -232,6 +232,8 @@ class DrawMixin(EditMixin):
     def repeat_last(self, count: int = 1) -> None:
         """REP (ECMA-48 8.3.103): draw the last graphic character ``count`` more times."""
         if self.last_char:
-            count = min(max(count, 1), self.columns * self.lines)
+            # tmux repeats at most to the end of the row: a few bytes can never make the
+            # screen fill itself many times over.
+            count = min(max(count, 1), max(self.columns - self.cursor.x, 1))
             self._draw_translated(self.last_char * count)
             self.last_char = ""  # tmux repeats only right after a printed character

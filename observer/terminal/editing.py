@@ -7,6 +7,7 @@ ctlseqs and ECMA-48 and clamp every count to the screen.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Any
 
@@ -253,16 +254,15 @@ class EditMixin(pyte.Screen):
         x = self.cursor.x
         if x >= self.columns - 1:
             return  # tmux keeps a pending wrap
-        for _ in range(min(max(count, 1), self.columns)):
-            x = min((s for s in self.tabstops if s > x), default=self.columns - 1)
-        self.cursor.x = x
+        stops = sorted(s for s in self.tabstops if s < self.columns)
+        i = bisect_right(stops, x) + max(count, 1) - 1
+        self.cursor.x = stops[i] if i < len(stops) else self.columns - 1
 
     def back_tab(self, count: int = 1) -> None:
         """CBT: to the previous tab stop, ``count`` times; the first column if none."""
-        x = self._x()
-        for _ in range(min(max(count, 1), self.columns)):
-            x = max((s for s in self.tabstops if s < x), default=0)
-        self.cursor.x = x
+        stops = sorted(self.tabstops)
+        i = bisect_left(stops, self._x()) - max(count, 1)
+        self.cursor.x = stops[i] if i >= 0 else 0
 
     def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
         """DECSTBM: set the scrolling region (0 or absent means the screen edge), home."""

@@ -12,18 +12,20 @@ from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
 from observer.terminal.cells import BLANK, CellCache, Grid, blank_grid, fit, frozen, thawed
-from observer.terminal.draw import ASCII_PRINTABLE, DrawMixin
+from observer.terminal.draw import ASCII_PRINTABLE
 from observer.terminal.reflow import reflow
-from observer.terminal.sanitize import sanitize_title
+from observer.terminal.reports import ReportsMixin
 
 #: Private modes that change what the keyboard or mouse sends; a repaint restores them.
 INPUT_MODES = frozenset({1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004})
 _MOUSE_TRACKING = frozenset({9, 1000, 1001, 1002, 1003})
 ALT_SCREEN = (47, 1047, 1049)
+#: Private modes kept in pyte's mode set (shifted, as pyte stores them).
+_FLAGS = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
 SYNCHRONIZED = 2026
 
 
-class VTScreen(DrawMixin):
+class VTScreen(ReportsMixin):
     """A pyte screen that is safe, faithful and fast; see ``docs/terminal.md``.
 
     Args:
@@ -160,9 +162,8 @@ class VTScreen(DrawMixin):
                 self.mode.discard(mode)
 
     def _private_mode(self, mode: int, on: bool) -> None:
-        flags = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
-        if mode in flags:
-            (self.mode.add if on else self.mode.discard)(flags[mode])
+        if mode in _FLAGS:
+            (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
             if mode == 25:
                 self.cursor.hidden = not on
             if mode == 6:
@@ -238,7 +239,7 @@ class VTScreen(DrawMixin):
         self.cursor.x = min(max(saved.cursor.x, 0), self.columns)  # a pending wrap survives
         self.cursor.y = min(max(saved.cursor.y, 0), self.lines - 1)
 
-    # -- character sets, attributes, title, bell -------------------------------------------
+    # -- character sets and attributes -----------------------------------------------------
 
     def define_charset(self, code: str, mode: str) -> None:
         """SCS: ``0`` is DEC Special Graphics; every other set draws as ASCII."""
@@ -251,50 +252,6 @@ class VTScreen(DrawMixin):
     def sgr(self, attrs: Char) -> None:
         """Set the pen (the SGR parameters are decoded by the stream)."""
         self.cursor.attrs = attrs
-
-    def set_title(self, param: str) -> None:
-        """OSC 0/2: the window title, sanitized."""
-        self.title = sanitize_title(param)
-
-    def set_icon_name(self, param: str) -> None:
-        """OSC 0/1: the icon name, sanitized."""
-        self.icon_name = sanitize_title(param)
-
-    def push_title(self) -> None:
-        """XTWINOPS ``CSI 22 ; Ps t``: save the title and icon name on a stack (10 deep)."""
-        self.title_stack = [*self.title_stack[-9:], (self.title, self.icon_name)]
-
-    def pop_title(self) -> None:
-        """XTWINOPS ``CSI 23 ; Ps t``: restore the title and icon name last saved."""
-        if self.title_stack:
-            self.title, self.icon_name = self.title_stack.pop()
-
-    def bell(self, *args: Any) -> None:
-        """BEL: counted."""
-        self.bells += 1
-
-    # -- replies ---------------------------------------------------------------------------
-
-    def report_device_attributes(self, mode: int = 0, **kwargs: bool) -> None:
-        """DA1 (``CSI c``): a VT100 with advanced video, as tmux answers."""
-        if mode == 0:
-            self.replies.append("\x1b[?1;2c")
-
-    def report_secondary_attributes(self, mode: int = 0) -> None:
-        """DA2 (``CSI > c``): a VT220, firmware 10."""
-        if mode == 0:
-            self.replies.append("\x1b[>1;10;0c")
-
-    def report_device_status(self, mode: int = 0, private: bool = False) -> None:
-        """DSR 5 (status: OK) and 6 (cursor position; ``CSI ? 6 n`` gives DECXCPR)."""
-        if mode == 5 and not private:
-            self.replies.append("\x1b[0n")
-        elif mode == 6:
-            y = self.cursor.y + 1
-            if mo.DECOM in self.mode and self.margins is not None:
-                y -= self.margins.top
-            mark = "?" if private else ""
-            self.replies.append(f"\x1b[{mark}{y};{self._x() + 1}R")
 
     def recover(self) -> None:
         """Bring the state back within bounds after an operation failed half-way."""

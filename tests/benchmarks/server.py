@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import re
 import statistics
 import sys
@@ -52,7 +53,7 @@ async def serve(command: str):  # type: ignore[no-untyped-def]
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
     try:
-        yield port
+        yield port, process.pid
     finally:
         process.terminate()
         await process.wait()
@@ -100,14 +101,21 @@ async def raw_reader(port: int) -> asyncio.Task[None]:
     return asyncio.create_task(read_all())
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc, proc(5))."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def agent_throughput(
     megabytes: int, watchers: int, stalled: bool, full_clients: bool = False
-) -> float:
-    """MB/s the agent achieved writing ``megabytes`` MB while being watched."""
+) -> tuple[float, float]:
+    """MB/s the agent achieved writing ``megabytes`` MB while watched, and the server's CPU
+    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate)."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as port:
+        async with serve(command) as (port, pid):
             clients: list[ClientConnection] = []
             if full_clients:
                 clients = [await watcher(port) for _ in range(watchers)]
@@ -116,6 +124,7 @@ async def agent_throughput(
                 readers = [await raw_reader(port) for _ in range(watchers)]
             if stalled:
                 clients.append(await watcher(port, stalled=True))
+            cpu_before = cpu_seconds(pid)
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
@@ -124,7 +133,7 @@ async def agent_throughput(
                 ws.transport.abort()
             for task in readers:
                 task.cancel()
-            return megabytes / (end - start)
+            return megabytes / (end - start), (cpu_seconds(pid) - cpu_before) / megabytes
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -133,7 +142,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         go.touch()
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as port:
+        async with serve(command) as (port, _):
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
@@ -159,14 +168,19 @@ async def main(megabytes: int, rounds: int) -> None:
     rows += [("1 stalled watcher", 0, True), ("100 watchers + 1 stalled", 100, True)]
     # The machine is shared: run the scenarios in rounds and keep each one's median.
     rates: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    costs: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     for _ in range(rounds):
         for name, count, stalled in rows:
-            rates[name].append(await agent_throughput(megabytes, count, stalled))
+            rate, cost = await agent_throughput(megabytes, count, stalled)
+            rates[name].append(rate)
+            costs[name].append(cost)
     baseline = statistics.median(rates[rows[0][0]])
-    print(f"{'scenario':<28}{'MB/s (median of ' + str(rounds) + ')':>22}{'ratio':>8}")
+    print(f"medians of {rounds} rounds")
+    print(f"{'scenario':<28}{'agent MB/s':>12}{'ratio':>8}{'server CPU ms/MB':>18}")
     for name, _, _ in rows:
         rate = statistics.median(rates[name])
-        print(f"{name:<28}{rate:>22.1f}{rate / baseline:>8.2f}")
+        cost = statistics.median(costs[name]) * 1000
+        print(f"{name:<28}{rate:>12.1f}{rate / baseline:>8.2f}{cost:>18.1f}")
     elapsed, flood = await late_join(100)
     replay = replay_seconds(100)
     print(f"late joiner after 100 MB: first full screen in {elapsed * 1000:.1f} ms")

@@ -212,3 +212,14 @@ def test_the_title_stack_saves_and_restores_the_title() -> None:
 def test_the_title_stack_is_bounded() -> None:
     m = screen(b"\x1b[22;0t" * 1000)
     assert len(m.snapshot().title_stack) == 10
+
+
+def test_rep_repeats_at_most_to_the_end_of_the_row_as_tmux_does() -> None:
+    m = screen(b"abcdefghijklmnopq\x1b[10bZ")
+    assert m.text()[:2] == ["abcdefghijklmnopqqqq", "Z"]
+
+
+def test_cht_and_cbt_move_by_tab_stops_with_any_count() -> None:
+    m = screen(b"\x1b[3g\x1b[1;5H\x1bH\x1b[1;9H\x1bH\x1b[1;1Ha\x1b[2Ib\x1b[Zc\x1b[5Zd")
+    assert m.text()[0] == "d       c"
+    assert screen(b"\x1b[9999I" * 1000 + b"x").text()[0] == " " * 19 + "x"

@@ -177,3 +177,12 @@ def test_keyframes_taken_mid_sequence_resume_the_parser_exactly(
         player.show(count)
         assert screen(player.model) == screen(screen_at(timeline, min(count, len(events))))
         assert player.model.title == screen_at(timeline, min(count, len(events))).title
+
+
+def test_large_screens_keep_fewer_keyframes_so_memory_stays_bounded() -> None:
+    from observer.replay.keyframes import LIMIT, MIN_LIMIT, limit_for
+
+    assert limit_for(80, 24) == LIMIT
+    assert MIN_LIMIT < limit_for(300, 100) < LIMIT
+    assert limit_for(1000, 1000) == MIN_LIMIT
+    assert KeyframeIndex(timeline_of([], cols=300, rows=100)).limit == limit_for(300, 100)

@@ -135,6 +135,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
     import asyncio
     import signal
 
+    from observer.errors import ObserverError, UsageError
     from observer.server import Server
 
     server = Server(command, **options)
@@ -144,10 +145,10 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         await server.start()
-    except OSError as error:
-        await server.stop()
-        from observer.errors import UsageError
-
+    except BaseException as error:
+        await server.stop()  # sessions started before the failure end with it
+        if not isinstance(error, OSError) or isinstance(error, ObserverError):
+            raise
         raise UsageError(
             f"cannot listen on {options['host']}:{options['port']}: {error.strerror}"
             " — pick another --listen address"

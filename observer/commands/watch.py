@@ -70,6 +70,7 @@ def build_source(
 ) -> ConnectionSource:
     """A live source for a profile, with the token from the keyring or OBSERVER_TOKEN."""
     from observer.app.live import ConnectionSource
+    from observer.errors import TokenStoreError
     from observer.protocol.adapters import ProtocolName
     from observer.secrets import TokenStore
     from observer.transport import Connection, ConnectionSettings
@@ -81,7 +82,12 @@ def build_source(
         mode="control" if control else "watch",
         api_version=profile.api_version,
     )
-    token = TokenStore().get(profile.url)
+    try:
+        token = TokenStore().get(profile.url)
+    except TokenStoreError:
+        # No usable keyring: try without a token (loopback endpoints may not need one); an
+        # endpoint that does answers 403, and that error says how to store a token.
+        token = None
     connection = Connection(settings, token)
     label = f"{connection.endpoint.origin} · {profile.identifier}"
     return ConnectionSource(connection, label=label, record=record)
@@ -92,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     from observer.app.app import ObserverApp
     from observer.config import config_dir, load_config
     from observer.errors import UsageError
+    from observer.themes import load_theme
 
     profiles = _profiles(args)
     if args.record is not None:
@@ -100,10 +107,13 @@ def run(args: argparse.Namespace) -> int:
         if args.record.exists():
             raise UsageError(f"{args.record} already exists — choose another file name")
     config = load_config()
+    theme = args.theme or config.theme
+    if theme is not None:
+        load_theme(theme, config_dir())  # a wrong name fails here, before any keyring prompt
     sources = [build_source(p, control=args.control, record=args.record) for p in profiles]
     app = ObserverApp(
         sources,
-        theme=args.theme or config.theme,
+        theme=theme,
         config_dir=config_dir(),
         idle_release=config.idle_release,
     )

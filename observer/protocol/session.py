@@ -9,9 +9,11 @@ table: in watch mode ``send_input`` and ``send_resize`` return no message at all
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from observer.protocol import frames
+from observer.protocol.adapter import ClientSession
 from observer.protocol.events import (
     Capabilities,
     ControlChanged,
@@ -168,3 +170,9 @@ class NativeClientSession:
     def _move(self, event: ControlEvent) -> None:
         # A pair the table does not allow (e.g. DENIED while watching) leaves the mode as it is.
         self._control = next_mode(self._control, event) or self._control
+
+
+if TYPE_CHECKING:  # mypy proves that the native session is a ClientSession
+
+    def _is_a_client_session(session: NativeClientSession) -> ClientSession:
+        return session

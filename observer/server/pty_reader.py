@@ -3,8 +3,9 @@
 A Linux PTY buffers only about 20 KiB of output. Read from the event loop, the agent blocks
 whenever one loop iteration takes long, and with 100 watchers an iteration (100 socket sends)
 takes milliseconds. This thread spends its life in ``poll``/``read`` (both release the GIL),
-collects what it read and hands it to the loop in one callback per batch. The loop takes the
-batch whenever it gets to it; the thread keeps reading meanwhile, up to ``limit`` bytes not yet
+collects what it read and hands it to the loop in one callback per batch (at most one batch
+every 2 ms while output streams; small output such as an echo at once). The loop takes the batch whenever it
+gets to it; the thread keeps reading meanwhile, up to ``limit`` bytes not yet
 taken (then it pauses, which only happens if the loop is stuck).
 """
 
@@ -14,9 +15,12 @@ import asyncio
 import os
 import select
 import threading
+import time
 from collections.abc import Callable
 
 READ_SIZE = 256 * 1024
+BATCH_INTERVAL = 0.002
+SMALL_BATCH = 2048
 
 
 class PtyReader:
@@ -48,6 +52,8 @@ class PtyReader:
         self._size = 0
         self._scheduled = False
         self._eof = False
+        self._last_delivery = float("-inf")
+        self._last_size = 0
         self._stopping = threading.Event()
         self._room = threading.Event()
         self._room.set()
@@ -62,7 +68,7 @@ class PtyReader:
 
     def drain_now(self) -> None:
         """Deliver what the thread has read so far (called in the loop, e.g. at child exit)."""
-        self._deliver()
+        self._deliver(force=True)
 
     def _run(self) -> None:
         poller = select.poll()
@@ -98,8 +104,18 @@ class PtyReader:
         except RuntimeError:  # the loop is closed: nobody is listening any more
             self._stopping.set()
 
-    def _deliver(self) -> None:
+    def _deliver(self, force: bool = False) -> None:
+        # Echoes and other small output go out at once; a stream (the last batch was large) is
+        # handed over at most every BATCH_INTERVAL, so that each client gets fewer, larger
+        # frames: with many watchers the cost is per send, not per byte.
+        now = time.monotonic()
+        wait = self._last_delivery + BATCH_INTERVAL - now
+        if wait > 0 and self._last_size >= SMALL_BATCH and not force:
+            self._loop.call_later(wait, self._deliver)
+            return
+        self._last_delivery = now
         with self._lock:
+            self._last_size = self._size
             chunks, self._chunks = self._chunks, []
             self._size = 0
             self._scheduled = False

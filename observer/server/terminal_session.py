@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
@@ -26,8 +25,7 @@ from observer.server.clients import Client
 from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
-
-T = TypeVar("T")
+from observer.server.threads import in_thread
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
@@ -35,35 +33,6 @@ MODEL_BACKLOG = 1024 * 1024
 FLOOD_PAUSE = 0.02
 INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
-
-
-def in_thread(function: Callable[[], T]) -> asyncio.Future[T]:
-    """Run a blocking call in a thread of its own and await its result.
-
-    Not ``asyncio.to_thread``: its pool has a handful of workers, and one ``wait()`` per session
-    would fill it, leaving no worker for the calls that end those very processes.
-    """
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[T] = loop.create_future()
-
-    def settle(result: T | None, error: BaseException | None) -> None:
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)  # type: ignore[arg-type]
-
-    def run() -> None:
-        try:
-            result, error = function(), None
-        except BaseException as caught:  # handed to the awaiting coroutine
-            result, error = None, caught
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
-            loop.call_soon_threadsafe(settle, result, error)
-
-    threading.Thread(target=run, daemon=True).start()
-    return future
 
 
 class ScreenModel(Protocol):

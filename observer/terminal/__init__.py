@@ -5,5 +5,6 @@ from __future__ import annotations
 from observer.terminal.cells import Cell
 from observer.terminal.model import TerminalModel
 from observer.terminal.sgr import COLOUR_NAMES
+from observer.terminal.snapshot import TerminalSnapshot
 
-__all__ = ["COLOUR_NAMES", "Cell", "TerminalModel"]
+__all__ = ["COLOUR_NAMES", "Cell", "TerminalModel", "TerminalSnapshot"]

@@ -13,7 +13,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, Grid, is_wide
+from observer.terminal.cells import BLANK, Grid, blank_grid, fit, is_wide
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
 
@@ -102,6 +102,11 @@ def to_ansi(screen: VTScreen) -> str:
     out = ["\x1bc"]
     columns = screen.columns
     main = screen._other if screen.alternate else screen.grid
+    if len(main) != screen.lines or any(len(row) != columns for row in main):
+        # The main screen behind the alternate one keeps its size until it is shown again;
+        # a fresh model has one size, so it gets the main screen cut to it.
+        main = [fit(list(row), columns) for row in main[: screen.lines]]
+        main += blank_grid(columns, screen.lines - len(main))
     _paint(out, main, columns)
     if screen.alternate:
         entered = screen._saved.get("1049")
@@ -111,6 +116,11 @@ def to_ansi(screen: VTScreen) -> str:
         else:
             out.append("\x1b[?47h")
         _paint(out, screen.grid, columns)
+    elif "1049" in screen._saved:
+        # A cursor saved by 1049 outlives the alternate screen (a later 1049 l restores it):
+        # save it the same way, leaving without restoring.
+        _savepoint(out, screen._saved["1049"], main, columns)
+        out.append("\x1b[?1049h\x1b[?47l" + _NEUTRAL)
     saved = screen._saved.get("decsc")
     if saved is not None:
         _savepoint(out, saved, screen.grid, columns)
@@ -135,8 +145,10 @@ def to_ansi(screen: VTScreen) -> str:
     out += [f"\x1b[?{mode}h" for mode in sorted(screen.private_modes)]
     if screen.keypad_application:
         out.append("\x1b=")
-    if screen.title:
+    for title, icon in screen.title_stack:
+        out.append(f"\x1b]2;{title}\x07\x1b]1;{icon}\x07\x1b[22;0t")
+    if screen.title or screen.title_stack:
         out.append(f"\x1b]2;{screen.title}\x07")
-    if screen.icon_name:
+    if screen.icon_name or screen.title_stack:
         out.append(f"\x1b]1;{screen.icon_name}\x07")
     return "".join(out)

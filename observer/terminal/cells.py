@@ -18,6 +18,10 @@ Cell = Char
 #: The empty cell: a space with default colours and no attributes.
 BLANK = Char(" ")
 
+#: The blank left in the last column when a wide character wraps to the next row. Equal to
+#: :data:`BLANK` but a distinct object, so re-wrapping knows to drop it (tmux's padding).
+PAD = Char._make(BLANK)
+
 #: A row: exactly ``columns`` cells.
 Line = list[Char]
 #: A screen: exactly ``lines`` rows.
@@ -33,6 +37,37 @@ def char_width(char: str) -> int:
 def is_wide(data: str) -> bool:
     """Whether a cell's text starts with a double-width character."""
     return data >= "\u1100" and char_width(data[0]) == 2
+
+
+class WrappedLine(list[Char]):
+    """A row whose text continues on the next row: it filled up and autowrap moved on.
+
+    The type is the flag, so it travels with the row through scrolling and into the
+    scrollback; a column resize re-wraps such lines as tmux does.
+    """
+
+    __slots__ = ()
+
+
+class WrappedRow(tuple[Char, ...]):
+    """A :class:`WrappedLine` frozen into the scrollback."""
+
+    __slots__ = ()
+
+
+def frozen(row: Line) -> tuple[Char, ...]:
+    """An immutable copy of a row for the scrollback, keeping its wrap flag."""
+    return WrappedRow(row) if type(row) is WrappedLine else tuple(row)
+
+
+def thawed(row: tuple[Char, ...] | Line) -> Line:
+    """A mutable copy of a row, keeping its wrap flag."""
+    return WrappedLine(row) if type(row) in (WrappedRow, WrappedLine) else list(row)
+
+
+def is_wrapped(row: object) -> bool:
+    """Whether a row continues on the next one."""
+    return type(row) in (WrappedLine, WrappedRow)
 
 
 def blank_grid(columns: int, lines: int, cell: Char = BLANK) -> Grid:
@@ -57,16 +92,16 @@ class CellCache(dict[str, Char]):
     cheaper and gives identical screens.
     """
 
-    __slots__ = ("_rest", "attrs", "runs")
+    __slots__ = ("attrs", "rest", "runs")
 
     def __init__(self, attrs: Char) -> None:
         super().__init__()
         self.attrs = attrs
-        self._rest = tuple(attrs)[1:]
+        self.rest = tuple(attrs)[1:]  # everything but the text
         self.runs: dict[str, tuple[Char, ...]] = {}  # whole short runs of text
 
     def __missing__(self, data: str) -> Char:
-        cell: Char = tuple.__new__(Char, (data, *self._rest))
+        cell: Char = tuple.__new__(Char, (data, *self.rest))
         if len(self) < 4096:
             self[data] = cell
         return cell

@@ -46,6 +46,12 @@ def _restore(s: VTScreen, a: Args) -> Action:
     return _noop if any(a) else s.restore_cursor
 
 
+def _window(s: VTScreen, a: Args) -> Action:
+    # XTWINOPS: only the title stack (22 push, 23 pop; Ps 0 both, 1 icon, 2 title, kept
+    # together here). Size reports and window moves are not answered or done.
+    return {22: s.push_title, 23: s.pop_title}.get(_a(a), _noop)
+
+
 PLAIN: dict[str, Handler] = {
     "@": lambda s, a: partial(s.insert_characters, _a(a)),
     "A": lambda s, a: partial(s.cursor_up, _a(a)),
@@ -79,6 +85,7 @@ PLAIN: dict[str, Handler] = {
     "n": lambda s, a: partial(s.report_device_status, _a(a)),
     "r": lambda s, a: partial(s.set_margins, _a(a), _a(a, 1)),
     "s": _save,
+    "t": _window,
     "u": _restore,
 }
 

@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import re
 
-import pyte
 from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char
 
-from observer.terminal.cells import CellCache, Grid, char_width, is_wide, mend
+from observer.terminal.cells import (
+    BLANK,
+    PAD,
+    CellCache,
+    Grid,
+    WrappedLine,
+    char_width,
+    is_wide,
+    mend,
+)
+from observer.terminal.editing import EditMixin
 
 #: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
 DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
@@ -23,7 +32,7 @@ _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]")
 ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
 
 
-class DrawMixin(pyte.Screen):
+class DrawMixin(EditMixin):
     """pyte's ``draw`` made fast (runs of narrow characters are written as slices of cached
     cells) and faithful (DEC graphics in UTF-8, zero-width joiners and variation selectors
     combine into the previous cell instead of aborting the chunk, split wide characters are
@@ -44,14 +53,14 @@ class DrawMixin(pyte.Screen):
             return self._pen_cells
         cache = self._caches.get(attrs)
         if cache is None:
-            if len(self._caches) > 512:
+            if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
         return cache
 
     def run(self, data: str) -> tuple[Char, ...]:
-        """The cells of an ASCII run in the current pen; short runs are cached."""
+        """The cells of a run of narrow text in the current pen; short runs are cached."""
         attrs = self.cursor.attrs
         if attrs is not self._pen:
             self._cells()
@@ -59,13 +68,14 @@ class DrawMixin(pyte.Screen):
         cells = runs.get(data)
         if cells is None:
             cells = tuple(map(self._pen_cells.__getitem__, data))
-            if len(data) <= 32:
-                if len(runs) >= 1024:
+            if len(data) <= 128:
+                if len(runs) >= 64:
                     runs.clear()
                 runs[data] = cells
         return cells
 
-    def _all_narrow(self, data: str) -> bool:
+    def all_narrow(self, data: str) -> bool:
+        """Whether every character of ``data`` takes exactly one column."""
         chars = set(data)
         if chars <= self._narrow:
             return True
@@ -89,7 +99,7 @@ class DrawMixin(pyte.Screen):
         self._draw_translated(data)
 
     def _draw_translated(self, data: str) -> None:
-        if (data.isascii() or self._all_narrow(data)) and mo.IRM not in self.mode:
+        if (data.isascii() or self.all_narrow(data)) and mo.IRM not in self.mode:
             cursor = self.cursor
             x = cursor.x
             end = x + len(data)
@@ -108,9 +118,12 @@ class DrawMixin(pyte.Screen):
         self.last_char = data[-1]
 
     def _wrap(self) -> None:
-        self.dirty.add(self.cursor.y)
+        y = self.cursor.y
+        self.dirty.add(y)
+        if type(self.grid[y]) is not WrappedLine:
+            self.grid[y] = WrappedLine(self.grid[y])
         self.cursor.x = 0
-        self.index()
+        self.advance()
 
     def _draw_narrow(self, data: str) -> None:
         cursor = self.cursor
@@ -155,6 +168,9 @@ class DrawMixin(pyte.Screen):
                 continue
             if cursor.x + width > columns:
                 if autowrap:
+                    row = self.grid[cursor.y]
+                    if cursor.x == columns - 1 and row[-1] == BLANK:
+                        row[-1] = PAD  # the wide character wraps whole
                     self._wrap()
                 else:
                     cursor.x = columns - width
@@ -216,6 +232,8 @@ class DrawMixin(pyte.Screen):
     def repeat_last(self, count: int = 1) -> None:
         """REP (ECMA-48 8.3.103): draw the last graphic character ``count`` more times."""
         if self.last_char:
-            count = min(max(count, 1), self.columns * self.lines)
+            # tmux repeats at most to the end of the row: a few bytes can never make the
+            # screen fill itself many times over.
+            count = min(max(count, 1), max(self.columns - self.cursor.x, 1))
             self._draw_translated(self.last_char * count)
             self.last_char = ""  # tmux repeats only right after a printed character

@@ -7,6 +7,7 @@ ctlseqs and ECMA-48 and clamp every count to the screen.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Any
 
@@ -14,7 +15,7 @@ import pyte
 from pyte import modes as mo
 from pyte.screens import Char, Margins
 
-from observer.terminal.cells import BLANK, Grid, Line, blank_grid, mend
+from observer.terminal.cells import BLANK, Grid, Line, WrappedLine, blank_grid, frozen, mend
 
 
 class EditMixin(pyte.Screen):
@@ -23,7 +24,9 @@ class EditMixin(pyte.Screen):
     grid: Grid
     alternate: bool
     wide_seen: bool
-    history: deque[Line]
+    dirty_all: bool  # every visible row changed (cheaper than listing them)
+    _blanks: dict[str, Char]
+    history: deque[tuple[Char, ...]]
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -37,7 +40,14 @@ class EditMixin(pyte.Screen):
     def _blank(self) -> Char:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
         bg = self.cursor.attrs.bg
-        return BLANK if bg == "default" else BLANK._replace(bg=bg)
+        if bg == "default":
+            return BLANK
+        blank = self._blanks.get(bg)
+        if blank is None:
+            if len(self._blanks) > 256:
+                self._blanks.clear()
+            blank = self._blanks[bg] = BLANK._replace(bg=bg)
+        return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
         row[start:stop] = [self._blank()] * (stop - start)
@@ -52,13 +62,27 @@ class EditMixin(pyte.Screen):
         go to the scrollback.
         """
         grid = self.grid
-        count = min(count, bottom - top + 1)
         if keep and top == 0 and not self.alternate and self.history.maxlen:
-            self.history.extend(grid[:count])
-        del grid[top : top + count]
-        at = bottom - count + 1
-        grid[at:at] = blank_grid(self.columns, count, self._blank())
-        self.dirty.update(range(top, bottom + 1))
+            if count == 1:
+                self.history.append(frozen(grid[0]))  # tuples: immutable, GC-untracked
+            else:
+                self.history.extend(map(frozen, grid[: min(count, bottom + 1)]))
+        if count == 1:  # the common case: one line feed at the bottom
+            del grid[top]
+            grid.insert(bottom, [self._blank()] * self.columns)
+        else:
+            count = min(count, bottom - top + 1)
+            del grid[top : top + count]
+            at = bottom - count + 1
+            grid[at:at] = blank_grid(self.columns, count, self._blank())
+        self._mark(top, bottom)
+
+    def _mark(self, top: int, bottom: int) -> None:
+        """Mark rows ``top..bottom`` changed (a whole-screen scroll just sets a flag)."""
+        if top == 0 and bottom == self.lines - 1:
+            self.dirty_all = True
+        else:
+            self.dirty.update(range(top, bottom + 1))
 
     def _scroll_down(self, top: int, bottom: int, count: int) -> None:
         """Move rows ``top..bottom-count`` down; blank rows enter at ``top``."""
@@ -66,12 +90,20 @@ class EditMixin(pyte.Screen):
         count = min(count, bottom - top + 1)
         del grid[bottom - count + 1 : bottom + 1]
         grid[top:top] = blank_grid(self.columns, count, self._blank())
-        self.dirty.update(range(top, bottom + 1))
+        self._mark(top, bottom)
 
     # -- scrolling -------------------------------------------------------------------------
 
     def index(self) -> None:
-        """IND: down one row, scrolling the region when at its bottom margin."""
+        """IND / LF: down one row, scrolling the region when at its bottom margin. An
+        explicit line feed ends the row's logical line (tmux clears its wrap flag)."""
+        row = self.grid[self.cursor.y]
+        if type(row) is WrappedLine:
+            self.grid[self.cursor.y] = list(row)
+        self.advance()
+
+    def advance(self) -> None:
+        """Move down a row, scrolling the region when at its bottom margin."""
         top, bottom = self._region()
         if self.cursor.y == bottom:
             self._scroll_up(top, bottom, 1, keep=True)
@@ -152,12 +184,22 @@ class EditMixin(pyte.Screen):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them)."""
         x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
-        spans = {0: (x, self.columns), 1: (0, min(x + 1, self.columns)), 2: (0, self.columns)}
-        if how in spans:
-            start, stop = spans[how]
-            if start < stop:
-                self._fill(self.grid[self.cursor.y], start, stop)
+        if how == 0 and not self.wide_seen:  # the usual case, kept short
+            if x < self.columns:
+                self.grid[self.cursor.y][x:] = [self._blank()] * (self.columns - x)
             self.dirty.add(self.cursor.y)
+            return
+        if how == 0:
+            start, stop = x, self.columns
+        elif how == 1:
+            start, stop = 0, min(x + 1, self.columns)
+        elif how == 2:
+            start, stop = 0, self.columns
+        else:
+            return
+        if start < stop:
+            self._fill(self.grid[self.cursor.y], start, stop)
+        self.dirty.add(self.cursor.y)
 
     def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
         """ED: 0 below, 1 above, 2 everything; 3 erases the scrollback (xterm)."""
@@ -212,16 +254,15 @@ class EditMixin(pyte.Screen):
         x = self.cursor.x
         if x >= self.columns - 1:
             return  # tmux keeps a pending wrap
-        for _ in range(min(max(count, 1), self.columns)):
-            x = min((s for s in self.tabstops if s > x), default=self.columns - 1)
-        self.cursor.x = x
+        stops = sorted(s for s in self.tabstops if s < self.columns)
+        i = bisect_right(stops, x) + max(count, 1) - 1
+        self.cursor.x = stops[i] if i < len(stops) else self.columns - 1
 
     def back_tab(self, count: int = 1) -> None:
         """CBT: to the previous tab stop, ``count`` times; the first column if none."""
-        x = self._x()
-        for _ in range(min(max(count, 1), self.columns)):
-            x = max((s for s in self.tabstops if s < x), default=0)
-        self.cursor.x = x
+        stops = sorted(self.tabstops)
+        i = bisect_left(stops, self._x()) - max(count, 1)
+        self.cursor.x = stops[i] if i >= 0 else 0
 
     def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
         """DECSTBM: set the scrolling region (0 or absent means the screen edge), home."""

@@ -42,7 +42,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        return tuple(self._rows[index])
+        return self._rows[index]
 
 
 class TerminalModel:
@@ -78,6 +78,9 @@ class TerminalModel:
         except Exception:  # defence in depth: the stream already guards each sequence
             screen.recover()
         dirty, screen.dirty = screen.dirty, set()
+        if screen.dirty_all:
+            screen.dirty_all = False
+            return set(range(screen.lines))
         return {y for y in dirty if 0 <= y < screen.lines}
 
     def resize(self, cols: int, rows: int) -> None:

@@ -11,19 +11,21 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit
-from observer.terminal.draw import ASCII_PRINTABLE, DrawMixin
-from observer.terminal.editing import EditMixin
-from observer.terminal.sanitize import sanitize_title
+from observer.terminal.cells import BLANK, CellCache, Grid, blank_grid, fit, frozen, thawed
+from observer.terminal.draw import ASCII_PRINTABLE
+from observer.terminal.reflow import reflow
+from observer.terminal.reports import ReportsMixin
 
 #: Private modes that change what the keyboard or mouse sends; a repaint restores them.
 INPUT_MODES = frozenset({1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004})
 _MOUSE_TRACKING = frozenset({9, 1000, 1001, 1002, 1003})
 ALT_SCREEN = (47, 1047, 1049)
+#: Private modes kept in pyte's mode set (shifted, as pyte stores them).
+_FLAGS = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
 SYNCHRONIZED = 2026
 
 
-class VTScreen(EditMixin, DrawMixin):
+class VTScreen(ReportsMixin):
     """A pyte screen that is safe, faithful and fast; see ``docs/terminal.md``.
 
     Args:
@@ -35,17 +37,21 @@ class VTScreen(EditMixin, DrawMixin):
     default_char = BLANK  # pyte recomputes this property on every call; it never changes here
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
-        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
+        self.history: deque[tuple[Char, ...]] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
+        self._other_size = (lines, columns)  # its size (the main screen keeps its own)
         self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
+        self.title_stack: list[tuple[str, str]] = []
         self.replies: list[str] = []
         self.bells = 0
         self.last_char = ""
         self.wide_seen = False
+        self.dirty_all = False
+        self._blanks: dict[str, Char] = {}
         self._caches: dict[Char, CellCache] = {}
         self._pen: Char | None = None
         self._pen_cells = CellCache(BLANK)
@@ -58,10 +64,12 @@ class VTScreen(EditMixin, DrawMixin):
         super().reset()
         self.grid = blank_grid(self.columns, self.lines)
         self._other = blank_grid(self.columns, self.lines)
+        self._other_size = (self.lines, self.columns)
         self.alternate = False
         self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
+        self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
 
@@ -73,24 +81,29 @@ class VTScreen(EditMixin, DrawMixin):
     # -- geometry --------------------------------------------------------------------------
 
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
-        """Change the size. Rows leave and return through the scrollback as in tmux."""
+        """Change the size as tmux does: rows leave and return through the scrollback, and
+        on the main screen lines are re-wrapped to the new width (the alternate screen is
+        cut; the main screen behind it is resized when it is shown again)."""
         lines, columns = lines or self.lines, columns or self.columns
         if (lines, columns) == (self.lines, self.columns):
             return
-        for grid in (self.grid, self._other):
-            for row in grid:
-                fit(row, columns)
-        old, self.columns = self.columns, columns
         if lines < self.lines:
             self._shrink(lines)
         elif lines > self.lines:
             self._grow(lines)
         self.lines = lines
+        if columns != self.columns:
+            if self.alternate:
+                for row in self.grid:
+                    fit(row, columns)
+            else:
+                self._reflow(columns)
+        old, self.columns = self.columns, columns
         self.tabstops = {s for s in self.tabstops if s < columns} | set(
             range(old + 8 - old % 8, columns, 8)
         )
         self.margins = None
-        self.cursor.x = min(self.cursor.x, columns - 1)
+        self.cursor.x = min(self.cursor.x, columns)  # a pending wrap survives, as in tmux
         self.cursor.y = min(max(self.cursor.y, 0), lines - 1)
         self.dirty.update(range(lines))
 
@@ -103,21 +116,32 @@ class VTScreen(EditMixin, DrawMixin):
         needed -= dropped
         if needed:
             if not self.alternate:
-                self.history.extend(self.grid[:needed])
+                self.history.extend(map(frozen, self.grid[:needed]))
             del self.grid[:needed]
             self.cursor.y -= needed
-        del self._other[lines:]
 
     def _grow(self, lines: int) -> None:
         """tmux: pull rows back from the scrollback on the main screen, then add blanks."""
         pulled = 0
         if not self.alternate:
             pulled = min(lines - self.lines, len(self.history))
-            back = [fit(list(self.history.pop()), self.columns) for _ in range(pulled)]
+            back = [fit(thawed(self.history.pop()), self.columns) for _ in range(pulled)]
             self.grid[:0] = back[::-1]  # copies: snapshots share scrollback rows
             self.cursor.y += pulled
         self.grid.extend(blank_grid(self.columns, lines - self.lines - pulled))
-        self._other.extend(blank_grid(self.columns, lines - len(self._other)))
+
+    def _reflow(self, columns: int) -> None:
+        """Re-wrap the scrollback and the screen at ``columns``; the screen shows the last
+        rows, with the cursor's row kept on it."""
+        rows = [*self.history, *self.grid]
+        at = len(self.history) + self.cursor.y
+        out, (row, x) = reflow(rows, columns, (at, self.cursor.x))
+        start = min(max(len(out) - self.lines, 0), row)
+        self.history.clear()
+        self.history.extend(map(frozen, out[:start]))
+        self.grid = out[start : start + self.lines]
+        self.grid.extend(blank_grid(columns, self.lines - len(self.grid)))
+        self.cursor.y, self.cursor.x = row - start, x
 
     # -- modes -----------------------------------------------------------------------------
 
@@ -138,9 +162,8 @@ class VTScreen(EditMixin, DrawMixin):
                 self.mode.discard(mode)
 
     def _private_mode(self, mode: int, on: bool) -> None:
-        flags = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
-        if mode in flags:
-            (self.mode.add if on else self.mode.discard)(flags[mode])
+        if mode in _FLAGS:
+            (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
             if mode == 25:
                 self.cursor.hidden = not on
             if mode == 6:
@@ -162,6 +185,10 @@ class VTScreen(EditMixin, DrawMixin):
         the cursor and pen on entering and restores them on leaving, in a slot of its own
         (xterm ctlseqs, "Use Alternate Screen Buffer")."""
         if on == self.alternate:
+            if not on and mode == 1049:
+                # xterm (srm_OPT_ALTBUF_CURSOR) and tmux restore the cursor even when the
+                # normal screen is already shown.
+                self.restore_cursor("1049")
             return
         if on and mode == 1049:
             self.save_cursor("1049")
@@ -169,10 +196,18 @@ class VTScreen(EditMixin, DrawMixin):
         self.alternate = on
         if on:
             self.grid = blank_grid(self.columns, self.lines)
-        else:
-            self._other = blank_grid(self.columns, self.lines)
-            if mode == 1049:
-                self.restore_cursor("1049")
+            self._other_size = (self.lines, self.columns)
+            self.dirty.update(range(self.lines))
+            return
+        self._other = blank_grid(self.columns, self.lines)
+        size = (self.lines, self.columns)
+        # Like tmux, go back at the size the main screen had, then resize it (re-wrapping).
+        self.lines, self.columns = self._other_size
+        self.cursor.x = min(self.cursor.x, self.columns - 1)
+        self.cursor.y = min(self.cursor.y, self.lines - 1)
+        if mode == 1049:
+            self.restore_cursor("1049")
+        self.resize(*size)
         self.dirty.update(range(self.lines))
 
     # -- cursor save and restore -----------------------------------------------------------
@@ -204,7 +239,7 @@ class VTScreen(EditMixin, DrawMixin):
         self.cursor.x = min(max(saved.cursor.x, 0), self.columns)  # a pending wrap survives
         self.cursor.y = min(max(saved.cursor.y, 0), self.lines - 1)
 
-    # -- character sets, attributes, title, bell -------------------------------------------
+    # -- character sets and attributes -----------------------------------------------------
 
     def define_charset(self, code: str, mode: str) -> None:
         """SCS: ``0`` is DEC Special Graphics; every other set draws as ASCII."""
@@ -218,41 +253,6 @@ class VTScreen(EditMixin, DrawMixin):
         """Set the pen (the SGR parameters are decoded by the stream)."""
         self.cursor.attrs = attrs
 
-    def set_title(self, param: str) -> None:
-        """OSC 0/2: the window title, sanitized."""
-        self.title = sanitize_title(param)
-
-    def set_icon_name(self, param: str) -> None:
-        """OSC 0/1: the icon name, sanitized."""
-        self.icon_name = sanitize_title(param)
-
-    def bell(self, *args: Any) -> None:
-        """BEL: counted."""
-        self.bells += 1
-
-    # -- replies ---------------------------------------------------------------------------
-
-    def report_device_attributes(self, mode: int = 0, **kwargs: bool) -> None:
-        """DA1 (``CSI c``): a VT100 with advanced video, as tmux answers."""
-        if mode == 0:
-            self.replies.append("\x1b[?1;2c")
-
-    def report_secondary_attributes(self, mode: int = 0) -> None:
-        """DA2 (``CSI > c``): a VT220, firmware 10."""
-        if mode == 0:
-            self.replies.append("\x1b[>1;10;0c")
-
-    def report_device_status(self, mode: int = 0, private: bool = False) -> None:
-        """DSR 5 (status: OK) and 6 (cursor position; ``CSI ? 6 n`` gives DECXCPR)."""
-        if mode == 5 and not private:
-            self.replies.append("\x1b[0n")
-        elif mode == 6:
-            y = self.cursor.y + 1
-            if mo.DECOM in self.mode and self.margins is not None:
-                y -= self.margins.top
-            mark = "?" if private else ""
-            self.replies.append(f"\x1b[{mark}{y};{self._x() + 1}R")
-
     def recover(self) -> None:
         """Bring the state back within bounds after an operation failed half-way."""
         self.cursor.x = min(max(self.cursor.x, 0), self.columns)
@@ -262,11 +262,11 @@ class VTScreen(EditMixin, DrawMixin):
             and not 0 <= self.margins.top < self.margins.bottom < self.lines
         ):
             self.margins = None
-        for grid in (self.grid, self._other):
-            del grid[self.lines :]
-            grid.extend(blank_grid(self.columns, self.lines - len(grid)))
-            for row in grid:
-                fit(row, self.columns)
+        grid = self.grid
+        del grid[self.lines :]
+        grid.extend(blank_grid(self.columns, self.lines - len(grid)))
+        for row in grid:
+            fit(row, self.columns)
         self.dirty.update(range(self.lines))
 
     def newline(self) -> None:

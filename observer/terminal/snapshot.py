@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pyte.screens import Char, Margins, Savepoint
 
-from observer.terminal.cells import Grid, Line
+from observer.terminal.cells import Grid, frozen, thawed
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -23,7 +23,8 @@ class TerminalSnapshot:
     grid: Rows
     other: Rows
     alternate: bool
-    history: tuple[Line, ...]
+    other_size: tuple[int, int]
+    history: tuple[tuple[Char, ...], ...]
     cursor: tuple[int, int, Char, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
@@ -32,6 +33,7 @@ class TerminalSnapshot:
     keypad_application: bool
     title: str
     icon_name: str
+    title_stack: tuple[tuple[str, str], ...]
     charsets: tuple[str, str, int]
     tabstops: frozenset[int]
     bells: int
@@ -40,11 +42,11 @@ class TerminalSnapshot:
 
 
 def _rows(grid: Grid) -> Rows:
-    return tuple(map(tuple, grid))
+    return tuple(map(frozen, grid))
 
 
 def _grid(rows: Rows) -> Grid:
-    return list(map(list, rows))
+    return list(map(thawed, rows))
 
 
 def _savepoint(saved: Savepoint) -> Savepoint:
@@ -60,6 +62,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         grid=_rows(screen.grid),
         other=_rows(screen._other),
         alternate=screen.alternate,
+        other_size=screen._other_size,
         history=tuple(screen.history),  # rows in the scrollback are never modified
         cursor=(c.x, c.y, c.attrs, c.hidden),
         saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
@@ -69,6 +72,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         keypad_application=screen.keypad_application,
         title=screen.title,
         icon_name=screen.icon_name,
+        title_stack=tuple(screen.title_stack),
         charsets=(screen.g0_charset, screen.g1_charset, screen.charset),
         tabstops=frozenset(screen.tabstops),
         bells=screen.bells,
@@ -90,6 +94,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen.grid, screen._other = _grid(snap.grid), _grid(snap.other)
     screen.wide_seen = True  # conservative: the snapshot may hold wide characters
     screen.alternate = snap.alternate
+    screen._other_size = snap.other_size
     screen.history.clear()
     screen.history.extend(snap.history)
     x, y, attrs, hidden = snap.cursor
@@ -105,6 +110,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen.private_modes = set(snap.private_modes)
     screen.keypad_application = snap.keypad_application
     screen.title, screen.icon_name = snap.title, snap.icon_name
+    screen.title_stack = list(snap.title_stack)
     screen.g0_charset, screen.g1_charset, screen.charset = snap.charsets
     screen.tabstops = set(snap.tabstops)
     screen.bells = snap.bells

@@ -17,23 +17,10 @@ from collections.abc import Callable
 import pyte
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Char
 
-from observer.terminal import csi
-from observer.terminal.cells import BLANK
+from observer.terminal.actions import MAX_SEQUENCE, ActionCompiler, noop
 from observer.terminal.screen import VTScreen
-from observer.terminal.sgr import apply_sgr
-
-#: Longest control sequence kept while waiting for its end; longer ones are ignored.
-MAX_SEQUENCE = 1024
-#: Longest OSC payload kept (titles are much shorter; the rest is skipped).
-MAX_STRING_KEPT = 4096
-#: A string (OSC, DCS, SOS, PM, APC) longer than this without terminator is abandoned and
-#: what follows is read as ordinary output, so a lost terminator cannot hide the session.
-#: Large enough for real payloads such as an OSC 52 clipboard copy.
-MAX_STRING = 1 << 20
-#: Entries kept in the cache of decoded control sequences.
-MAX_CACHED = 4096
+from observer.terminal.strings import STRINGS, StringReader
 
 ESC = "\x1b"
 # Printable text is matched with a plain range (a negated class is several times slower in
@@ -49,26 +36,17 @@ _TOKEN = re.compile(
     rf"|((?:{_SIMPLE}|\r\n)+)"  # 4: sequences and line ends alone
     r"|\x1b\[([0-?]*)([ -/]*)([@-~])"  # 5-7: any other well-formed CSI
     r"|([\x00-\x1a\x1c-\x1f])"  # 8: a C0 control other than ESC
+    r"|([\s\S])"  # 9: anything else (ESC sequences, strings, DEL, C1): handled one by one
 )
-_CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
 _CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~])")
 _CSI_PREFIX = re.compile(r"\x1b\[[0-?]*[ -/]*")
 _CSI_BODY = re.compile(r"[0-?]*[ -/]*")
 _ESCAPE = re.compile(r"\x1b([ -/]*)([0-~])")
 _ESCAPE_PARTIAL = re.compile(r"\x1b[ -/]*\Z")
 _CSI_END = re.compile(r"[@-~\x1b\x18\x1a]")
-_STRING_END = re.compile(r"[\x00-\x1f]")
-_STRINGS = {"]": "osc", "P": "dcs", "X": "sos", "^": "pm", "_": "apc"}
 
 
-_RESET = ((None,), (0,))
-
-
-def _noop() -> None:
-    pass
-
-
-class VTStream(pyte.Stream):
+class VTStream(ActionCompiler, StringReader, pyte.Stream):
     """Parse bytes into calls on a :class:`VTScreen`.
 
     Args:
@@ -123,23 +101,22 @@ class VTStream(pyte.Stream):
             pos = self._string(text, 0)
         elif self.ignoring_csi:
             pos = self._skip_csi(text, 0)
-        match = _TOKEN.match
+        while pos < n:
+            pos = self._tokens(text, pos)
+
+    def _tokens(self, text: str, pos: int) -> int:
+        """Dispatch tokens from ``pos``; returns where to go on when a sequence outside the
+        token pattern consumed more than one character (or the end)."""
         screen = self.screen
         draw = screen.draw
         chains = self._chains
         ascii_set = cs.LAT1_MAP
         irm = mo.IRM
-        while pos < n:
-            m = match(text, pos)
+        for m in _TOKEN.finditer(text, pos):
             try:
-                if m is None:
-                    pos = self._unmatched(text, pos)
-                    screen.last_char = ""
-                    continue
-                pos = m.end()
                 kind = m.lastindex
                 if kind == 3:
-                    before, data, after = m.groups()[:3]
+                    before, data, after = m.group(1, 2, 3)
                     if before:
                         (chains.get(before) or self._chain(before))()
                     cursor = screen.cursor
@@ -147,13 +124,16 @@ class VTStream(pyte.Stream):
                     end = x + len(data)
                     if (
                         end <= screen.columns
-                        and data.isascii()
+                        and (data.isascii() or screen.all_narrow(data))
                         and screen.g0_charset is ascii_set
                         and not (screen.charset or screen.wide_seen)
                         and irm not in screen.mode
                     ):
-                        # The hot path, inlined: ASCII text that fits in the row.
-                        screen.grid[cursor.y][x:end] = screen.run(data)
+                        # The hot path, inlined: narrow text that fits in the row.
+                        cells = None
+                        if cursor.attrs is screen._pen:
+                            cells = screen._pen_runs.get(data)
+                        screen.grid[cursor.y][x:end] = cells or screen.run(data)
                         cursor.x = end
                         screen.dirty.add(cursor.y)
                         screen.last_char = data[-1]
@@ -162,109 +142,26 @@ class VTStream(pyte.Stream):
                     if after:
                         (chains.get(after) or self._chain(after))()
                         screen.last_char = ""  # REP repeats only what was printed just before
-                elif kind == 4:
-                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
-                    screen.last_char = ""
-                elif kind == 7:
+                    continue
+                if kind == 7:
                     key = m.group()
                     action = self._cache.get(key)
                     if action is None:
                         action = self._compile(key, m.group(5), m.group(6), m.group(7))
-                    action()
-                    screen.last_char = ""
-                else:
-                    self._controls.get(m.group(8), _noop)()
-                    screen.last_char = ""
+                    action()  # REP (only here) still sees the last printed character
+                screen.last_char = ""
+                if kind == 4:
+                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
+                elif kind == 8:
+                    self._controls.get(m.group(8), noop)()
+                elif kind == 9:
+                    start = m.start()
+                    after_it = self._unmatched(text, start)
+                    if after_it != start + 1:
+                        return after_it  # re-tokenize from there
             except Exception:  # the guard: one bad sequence never stops the stream
                 screen.recover()
-
-    # -- control sequences -----------------------------------------------------------------
-
-    def _compile(self, key: str, params: str, inter: str, final: str) -> Callable[[], object]:
-        action = self._decode(params, inter, final)
-        if len(self._cache) >= MAX_CACHED:
-            self._cache.clear()
-        self._cache[key] = action
-        return action
-
-    def _decode(self, params: str, inter: str, final: str) -> Callable[[], object]:
-        prefix = params[:1] if params[:1] in ("<", "=", ">", "?") else ""
-        groups = csi.parse_params(params[len(prefix) :])
-        if groups is None or inter or len(params) > MAX_SEQUENCE:
-            return _noop
-        if final == "m" and not prefix:
-            return self._sgr([groups])
-        if any(len(group) > 1 for group in groups):
-            return _noop  # sub-parameters mean nothing outside SGR
-        handler = csi.TABLES.get(prefix, {}).get(final)
-        if handler is None:
-            return _noop
-        return handler(self.screen, tuple(group[0] or 0 for group in groups))
-
-    def _chain(self, chain: str) -> Callable[[], object]:
-        """The action for a run of simple CSIs and CR LFs, cached by its text. Consecutive
-        SGRs are folded into one pen change."""
-        actions: list[Callable[[], object]] = []
-        pens: list[tuple[tuple[int | None, ...], ...]] = []
-        for part in _CHAIN_PART.finditer(chain):
-            params, final = part.group(1), part.group(2)
-            if final == "m":
-                pens.append(csi.parse_params(params) or ())
-                continue
-            if pens:
-                actions.append(self._sgr(pens))
-                pens = []
-            actions.append(self._decode(params, "", final) if final else self.screen.newline)
-        if pens:
-            actions.append(self._sgr(pens))
-        action = actions[0] if len(actions) == 1 else self._sequence(actions)
-        if len(chain) <= MAX_SEQUENCE:
-            if len(self._chains) >= MAX_CACHED:
-                self._chains.clear()
-            self._chains[chain] = action
-        return action
-
-    def _sequence(self, actions: list[Callable[[], object]]) -> Callable[[], object]:
-        screen = self.screen
-
-        def run() -> None:
-            for action in actions:
-                try:
-                    action()
-                except Exception:  # each sequence is guarded on its own
-                    screen.recover()
-
-        return run
-
-    def _sgr(self, steps: list[tuple[tuple[int | None, ...], ...]]) -> Callable[[], object]:
-        """An action applying SGR sequences; the resulting pen is computed once per
-        starting pen, or once for all when a step resets the pen."""
-        screen = self.screen
-        resets = [i for i, groups in enumerate(steps) if not groups or groups[0] in _RESET]
-        if resets:
-            pen = BLANK
-            for groups in steps[resets[-1] :]:
-                pen = apply_sgr(pen, groups)  # the old pen does not matter
-
-            def absolute() -> None:
-                screen.cursor.attrs = pen
-
-            return absolute
-        memo: dict[Char, Char] = {}
-
-        def relative() -> None:
-            old = screen.cursor.attrs
-            new = memo.get(old)
-            if new is None:
-                if len(memo) > 64:
-                    memo.clear()
-                new = old
-                for groups in steps:
-                    new = apply_sgr(new, groups)
-                memo[old] = new
-            screen.cursor.attrs = new
-
-        return relative
+        return len(text)
 
     def _unmatched(self, text: str, pos: int) -> int:
         """Handle what the token pattern does not: ESC sequences, malformed or partial
@@ -277,8 +174,8 @@ class VTStream(pyte.Stream):
         nxt = text[pos + 1]
         if nxt == "[":
             return self._csi_slow(text, pos)
-        if nxt in _STRINGS:
-            self.string, self.string_kept, self.string_length = _STRINGS[nxt], [], 0
+        if nxt in STRINGS:
+            self.start_string(STRINGS[nxt])
             return self._string(text, pos + 2)
         m = _ESCAPE.match(text, pos)
         if m is not None:
@@ -319,7 +216,7 @@ class VTStream(pyte.Stream):
             if char >= " ":
                 self.ignoring_csi = True  # any other character makes the sequence invalid
                 return self._skip_csi(text, i + 1)
-            self._controls.get(char, _noop)()
+            self._controls.get(char, noop)()
             part = _CSI_BODY.match(text, i + 1)
             assert part is not None
             sequence, i = sequence + part.group(), part.end()
@@ -341,56 +238,3 @@ class VTStream(pyte.Stream):
             screen.define_charset(final, inter)
         elif inter == "#" and final == "8":
             screen.alignment_display()
-
-    # -- strings: OSC, DCS, SOS, PM, APC ---------------------------------------------------
-
-    def _string(self, text: str, pos: int) -> int:
-        """Consume string content; returns where ordinary parsing resumes."""
-        n = len(text)
-        while True:
-            limit = min(n, pos + MAX_STRING - self.string_length)
-            m = _STRING_END.search(text, pos, limit)
-            stop = m.start() if m is not None else limit
-            self._keep(text[pos:stop])
-            if m is None:
-                if limit < n or self.string_length >= MAX_STRING:
-                    self.string = None  # abandoned: what follows is output
-                return limit
-            char = m.group()
-            if char == "\x07":
-                self._finish()
-                return stop + 1
-            if char == ESC:
-                if stop + 1 == n:
-                    self.pending = ESC
-                    return n
-                if text[stop + 1] == "\\":
-                    self._finish()
-                    return stop + 2
-                self.string = None  # ESC aborts the string and starts a new sequence
-                return stop
-            if char in "\x18\x1a":
-                self.string = None
-                return stop + 1
-            if self.string == "osc":
-                # No OSC we honour carries controls: a line break means the terminator
-                # was lost, so the string ends and the control is executed.
-                self.string = None
-                return stop
-            self.string_length += 1
-            pos = stop + 1
-
-    def _keep(self, part: str) -> None:
-        if part and self.string_length < MAX_STRING_KEPT:
-            self.string_kept.append(part[: MAX_STRING_KEPT - self.string_length])
-        self.string_length += len(part)
-
-    def _finish(self) -> None:
-        kind, self.string = self.string, None
-        if kind != "osc":
-            return
-        code, _, value = "".join(self.string_kept).partition(";")
-        if code in ("0", "2"):
-            self.screen.set_title(value)
-        if code in ("0", "1"):
-            self.screen.set_icon_name(value)

@@ -5,7 +5,8 @@ Run: ``python -m tests.benchmarks.server [--megabytes 40]``. The server runs as 
 ``head -c N /dev/zero | tr '\\0' x`` on the PTY, timed by itself (it writes its start and end to
 a file). Printed: agent throughput with 0, 10 and 100 reading watchers and with one stalled
 watcher, as ratios to 0 watchers; and the time from connecting to holding a full screen for a
-late joiner after 100 MB of output, against re-feeding those 100 MB.
+late joiner after 100 MB of output, against re-feeding those 100 MB; and the keystroke echo of
+the holder against a bare WebSocket echo (both in this process, on loopback).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import re
 import statistics
 import sys
@@ -51,7 +53,7 @@ async def serve(command: str):  # type: ignore[no-untyped-def]
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
     try:
-        yield port
+        yield port, process.pid
     finally:
         process.terminate()
         await process.wait()
@@ -99,14 +101,21 @@ async def raw_reader(port: int) -> asyncio.Task[None]:
     return asyncio.create_task(read_all())
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc, proc(5))."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def agent_throughput(
     megabytes: int, watchers: int, stalled: bool, full_clients: bool = False
-) -> float:
-    """MB/s the agent achieved writing ``megabytes`` MB while being watched."""
+) -> tuple[float, float]:
+    """MB/s the agent achieved writing ``megabytes`` MB while watched, and the server's CPU
+    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate)."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as port:
+        async with serve(command) as (port, pid):
             clients: list[ClientConnection] = []
             if full_clients:
                 clients = [await watcher(port) for _ in range(watchers)]
@@ -115,6 +124,7 @@ async def agent_throughput(
                 readers = [await raw_reader(port) for _ in range(watchers)]
             if stalled:
                 clients.append(await watcher(port, stalled=True))
+            cpu_before = cpu_seconds(pid)
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
@@ -123,7 +133,7 @@ async def agent_throughput(
                 ws.transport.abort()
             for task in readers:
                 task.cancel()
-            return megabytes / (end - start)
+            return megabytes / (end - start), (cpu_seconds(pid) - cpu_before) / megabytes
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -132,7 +142,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         go.touch()
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as port:
+        async with serve(command) as (port, _):
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
@@ -150,24 +160,88 @@ async def late_join(megabytes: int) -> tuple[float, float]:
 
 
 async def main(megabytes: int, rounds: int) -> None:
-    print(f"agent: head -c {megabytes} MB | tr on the PTY; watchers are real websockets clients")
+    print(
+        f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
+        "real WebSocket connections reading everything (the stalled one never reads)"
+    )
     rows = [("0 watchers", 0, False), ("10 watchers", 10, False), ("100 watchers", 100, False)]
     rows += [("1 stalled watcher", 0, True), ("100 watchers + 1 stalled", 100, True)]
     # The machine is shared: run the scenarios in rounds and keep each one's median.
     rates: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    costs: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     for _ in range(rounds):
         for name, count, stalled in rows:
-            rates[name].append(await agent_throughput(megabytes, count, stalled))
+            rate, cost = await agent_throughput(megabytes, count, stalled)
+            rates[name].append(rate)
+            costs[name].append(cost)
     baseline = statistics.median(rates[rows[0][0]])
-    print(f"{'scenario':<28}{'MB/s (median of ' + str(rounds) + ')':>22}{'ratio':>8}")
+    print(f"medians of {rounds} rounds")
+    print(f"{'scenario':<28}{'agent MB/s':>12}{'ratio':>8}{'server CPU ms/MB':>18}")
     for name, _, _ in rows:
         rate = statistics.median(rates[name])
-        print(f"{name:<28}{rate:>22.1f}{rate / baseline:>8.2f}")
+        cost = statistics.median(costs[name]) * 1000
+        print(f"{name:<28}{rate:>12.1f}{rate / baseline:>8.2f}{cost:>18.1f}")
     elapsed, flood = await late_join(100)
+    replay = replay_seconds(100)
     print(f"late joiner after 100 MB: first full screen in {elapsed * 1000:.1f} ms")
-    print(
-        f"  (the agent took {flood:.2f} s to write those 100 MB; replaying them would take longer)"
-    )
+    print(f"  replaying those 100 MB into a fresh model instead: {replay:.1f} s")
+    print(f"  (the agent took {flood:.2f} s to write them)")
+    ours, bare = await echo_milliseconds()
+    print(f"keystroke echo in control mode: {ours:.2f} ms (bare WebSocket echo: {bare:.2f} ms)")
+
+
+async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
+    """Median keystroke echo through the server (holder typing into ``cat`` on a raw PTY) and
+    median echo of a bare websockets server on the same loopback, in ms."""
+    from websockets.asyncio.server import serve as ws_serve
+
+    from observer.server import Server
+
+    async def echo(ws):  # type: ignore[no-untyped-def]
+        async for message in ws:
+            await ws.send(message)
+
+    async def measure(ws: ClientConnection, wanted: bytes) -> float:
+        times = []
+        for _ in range(rounds):
+            began = time.perf_counter()
+            await ws.send(b"a")
+            while True:
+                message = await ws.recv()
+                if isinstance(message, bytes) and wanted in message:
+                    break
+            times.append(time.perf_counter() - began)
+        return statistics.median(times) * 1000
+
+    async with ws_serve(echo, "127.0.0.1", 0, compression=None) as bare:
+        port = bare.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as ws:
+            bare_ms = await measure(ws, b"a")
+    server = Server(["sh", "-c", "stty raw -echo; exec cat"], auth=None, insecure=True)
+    await server.start()
+    try:
+        query = NativeClientSession(control=True).query("default")
+        async with connect(
+            f"ws://127.0.0.1:{server.port}{query}", subprotocols=["observer.v1"], max_size=None
+        ) as ws:
+            await asyncio.sleep(0.3)  # let stty run
+            ours_ms = await measure(ws, b"a")
+    finally:
+        await server.stop()
+    return ours_ms, bare_ms
+
+
+def replay_seconds(megabytes: int) -> float:
+    """Time to feed ``megabytes`` MB of the agent's output to a fresh model (8 MB measured)."""
+    from observer.terminal import TerminalModel
+
+    model = TerminalModel(cols=120, rows=40, scrollback=0)
+    chunk = b"x" * 65536
+    sample = 8 * 1024 * 1024
+    began = time.perf_counter()
+    for _ in range(sample // len(chunk)):
+        model.feed(chunk)
+    return (time.perf_counter() - began) * megabytes * 1_000_000 / sample
 
 
 if __name__ == "__main__":

@@ -5,24 +5,29 @@ gets a fresh snapshot when it reads again. (Throughput ratios are measured by
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from observer.protocol.events import SnapshotReceived
 from tests.integration.server_support import model_text, observe, running_server
 
 LIMIT = 256 * 1024
-FLOOD = [
-    "sh",
-    "-c",
-    "sleep 0.5; head -c 60000000 /dev/zero | tr '\\0' y; printf '\\033[2J\\033[HDONE'; sleep 60",
-]
+FLOOD = (
+    "while [ ! -e {go} ]; do sleep 0.01; done; "
+    "head -c 60000000 /dev/zero | tr '\\0' y; printf '\\033[2J\\033[HDONE'; sleep 60"
+)
 
 
-async def test_a_stalled_client_is_bounded_and_gets_a_snapshot_when_it_resumes() -> None:
-    async with running_server(FLOOD, client_queue=LIMIT, size=(80, 24)) as server:
+async def test_a_stalled_client_is_bounded_and_gets_a_snapshot_when_it_resumes(
+    tmp_path: Path,
+) -> None:
+    go = tmp_path / "go"
+    command = ["sh", "-c", FLOOD.format(go=go)]
+    async with running_server(command, client_queue=LIMIT, size=(80, 24)) as server:
         session = server.sessions["default"]
         # max_queue=1: the client library stops reading the socket after one message.
         async with observe(server, max_queue=1, close_timeout=0.5) as stalled:
             [client] = session.clients
+            go.touch()  # the flood starts once the client is in
             worst = 0
             while not any("DONE" in line for line in model_text(server)):
                 worst = max(worst, client.queued)

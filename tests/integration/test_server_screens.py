@@ -76,7 +76,8 @@ async def test_a_late_joiner_after_100_mb_of_output_sees_the_screen_as_a_snapsho
 COUNTER = textwrap.dedent(
     """
     import sys, time
-    time.sleep(0.3)
+    if sys.argv[1:] == ["wait"]:
+        input()  # start when the first client presses Enter, whatever the machine's load
     for i in range(3000):
         sys.stdout.write(f"line {i:05d} " + "." * 40 + "\\n")
         if i % 100 == 99:
@@ -90,10 +91,11 @@ COUNTER = textwrap.dedent(
 async def test_a_reconnect_inside_the_ring_gets_exactly_the_missing_bytes(tmp_path: Path) -> None:
     script = tmp_path / "counter.py"
     script.write_text(COUNTER)
-    async with running_server([PY, str(script)]) as server:
+    async with running_server([PY, str(script), "wait"]) as server:
         session = server.sessions["default"]
-        async with observe(server) as first:
+        async with observe(server, control=True) as first:
             start = first.stream_start
+            await first.send(first.session.send_input(b"\r"))
             await first.until(lambda c: b"line 00500" in c.stream)
             part_one = bytes(first.stream)
             resume_at = first.session.offset
@@ -107,7 +109,7 @@ async def test_a_reconnect_inside_the_ring_gets_exactly_the_missing_bytes(tmp_pa
         pty_stream = session.ring.since(start)
         assert hashlib.sha256(stream).hexdigest() == hashlib.sha256(pty_stream).hexdigest()
         expected = "".join(f"line {i:05d} {'.' * 40}\r\n" for i in range(3000)) + "END\r\n"
-        assert stream.decode().endswith(expected)
+        assert stream.decode() == "\r\n" + expected  # the echo of Enter, then the program
 
 
 async def test_a_reconnect_outside_the_ring_gets_a_snapshot_marked_as_a_gap(tmp_path: Path) -> None:

@@ -50,8 +50,17 @@ class StatusBar(Widget):
             text.append(" WATCH ", f"bold {variables['background']} on {variables['primary']}")
         if session.holder == "other":
             text.append(" held by another client ", f"bold {variables['warning']}")
-        text.append(" ")
+        elif not session.exited:
+            text.append(" ctrl+] hands back " if self.control else " ctrl+t takes control ", "dim")
+        # Most important first: a narrow window cuts the end of the line.
+        text.append("│ ")
         text.append(self._connection(now))
+        text.append(" │ agent ")
+        state = session.status_line(now)
+        text.append(state, f"bold {variables['warning']}" if state.startswith("waiting") else "")
+        if session.source.recording:
+            text.append(" │ ")
+            text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")
         text.append(session.label)
         if session.latency is not None:
@@ -60,13 +69,6 @@ class StatusBar(Widget):
                 f" │ {milliseconds:.1f} ms" if milliseconds < 10 else f" │ {milliseconds:.0f} ms"
             )
         text.append(f" │ {session.watchers} watching")
-        if session.source.recording:
-            text.append(" │ ")
-            text.append("● REC", f"bold {variables['error']}")
-        text.append(" │ agent ")
-        state = session.status_line(now)
-        style = f"bold {variables['warning']}" if state.startswith("waiting") else ""
-        text.append(state, style)
         if session.title:
             text.append(" │ ")
             text.append(session.title, "italic")

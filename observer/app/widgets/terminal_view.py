@@ -11,6 +11,7 @@ bottom line then says how many new lines arrived and how to jump back to live.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -101,6 +102,8 @@ class TerminalView(Widget, can_focus=True):
         self.back = 0
         self.new_lines = 0
         self.frames = 0
+        self.clock: Callable[[], float] = time.monotonic
+        """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         self._versions: dict[int, int] = {}
         self._epoch = 0
@@ -142,12 +145,12 @@ class TerminalView(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        delay = max(0.001, self._last_frame + FRAME - time.monotonic())
+        delay = max(0.001, self._last_frame + FRAME - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
     def _flush(self) -> None:
         self._timer = None
-        now = time.monotonic()
+        now = self.clock()
         model = self.session.model
         if model.synchronized:
             if self._sync_since is None:

@@ -155,7 +155,71 @@ def test_shrinking_rows_drops_blank_rows_below_the_cursor_first() -> None:
     assert m.text()[:2] == ["top", "second"] and len(m.history) == 0
 
 
-def test_shrinking_columns_cuts_a_wide_character_cleanly() -> None:
-    m = screen("abcd一".encode(), cols=10)
+def test_shrinking_columns_rewraps_lines_as_tmux_does() -> None:
+    long = b"A" * 30 + b"B" * 30
+    m = screen(b"top\r\n" + long + b"\r\nnext", cols=80, rows=10)
+    m.resize(40, 10)
+    assert m.text()[:3] == ["A" * 30 + "B" * 10, "B" * 20, "next"]
+    assert [c.data for c in m.history[-1]][:3] == ["t", "o", "p"]
+    assert (m.cursor_x, m.cursor_y) == (4, 2)
+    m.resize(80, 10)
+    assert m.text()[:3] == ["top", "A" * 30 + "B" * 30, "next"] and len(m.history) == 0
+
+
+def test_growing_columns_joins_lines_that_had_wrapped() -> None:
+    m = screen(
+        b"".join(b"line%d " % i + b"x" * 50 + b"\r\n" for i in range(12)) + b"end", cols=40, rows=10
+    )
+    m.resize(80, 10)
+    assert m.text()[0] == "line3 " + "x" * 50 and m.text()[-1] == "end"
+    assert m.cursor_y == 9
+
+
+def test_a_wide_character_moves_whole_when_lines_are_rewrapped() -> None:
+    m = screen("abcd一x".encode(), cols=10, rows=5)
     m.resize(5, 5)
-    assert [c.data for c in m.line(0)] == ["a", "b", "c", "d", " "]
+    assert m.text()[:2] == ["一x", ""] and m.history[-1][0].data == "a"
+    m.resize(10, 5)
+    assert m.text()[0] == "abcd一x" and m.cursor_x == 7
+
+
+def test_the_alternate_screen_is_cut_and_the_main_screen_rewrapped_on_return() -> None:
+    m = screen(b"$ " + b"A" * 30 + b"B" * 30 + b"\r\n$ \x1b[?1049hvim", cols=80, rows=10)
+    m.resize(40, 6)
+    assert m.text()[1] == "  vim"
+    m.feed(b"\x1b[?1049lback")
+    # checked with tmux 3.3a: the shell screen comes back at 80x10, is cut to 6 rows below
+    # the cursor, then re-wrapped at 40 columns, its first row going to the scrollback
+    assert m.text()[:2] == ["B" * 22, "$ back"]
+    assert "".join(c.data for c in m.history[-1]) == "$ " + "A" * 30 + "B" * 8
+
+
+def test_leaving_1049_again_on_the_normal_screen_restores_the_cursor_again() -> None:
+    # dialog leaves the alternate screen right after starting and once more on exit.
+    m = screen(b"$ \x1b[?1049h\x1b[?1049l\x1b[5;1Hmenu\x1b[?1049l")
+    assert (m.cursor_x, m.cursor_y) == (2, 0)
+
+
+def test_the_title_stack_saves_and_restores_the_title() -> None:
+    m = screen(b"\x1b]2;shell\x07\x1b[22;0t\x1b]2;mc\x07")
+    assert m.title == "mc"
+    m.feed(b"\x1b[23;0t")
+    assert m.title == "shell"
+    m.feed(b"\x1b[23;0t")
+    assert m.title == "shell"
+
+
+def test_the_title_stack_is_bounded() -> None:
+    m = screen(b"\x1b[22;0t" * 1000)
+    assert len(m.snapshot().title_stack) == 10
+
+
+def test_rep_repeats_at_most_to_the_end_of_the_row_as_tmux_does() -> None:
+    m = screen(b"abcdefghijklmnopq\x1b[10bZ")
+    assert m.text()[:2] == ["abcdefghijklmnopqqqq", "Z"]
+
+
+def test_cht_and_cbt_move_by_tab_stops_with_any_count() -> None:
+    m = screen(b"\x1b[3g\x1b[1;5H\x1bH\x1b[1;9H\x1bH\x1b[1;1Ha\x1b[2Ib\x1b[Zc\x1b[5Zd")
+    assert m.text()[0] == "d       c"
+    assert screen(b"\x1b[9999I" * 1000 + b"x").text()[0] == " " * 19 + "x"

@@ -169,3 +169,21 @@ def test_to_ansi_keeps_a_pending_wrap() -> None:
     a.feed(b"y")
     b.feed(b"y")
     assert a.text() == b.text() == ["x" * 20, "y"]
+
+
+def test_to_ansi_works_after_a_resize_behind_the_alternate_screen() -> None:
+    a = screen(b"shell$ \x1b[?1049hvim", cols=20, rows=5)
+    a.resize(10, 3)
+    b = TerminalModel(10, 3)
+    b.feed(a.to_ansi().encode())
+    assert b.alternate and b.text() == a.text()
+    b.feed(b"\x1b[?1049l")
+    assert b.text()[0] == "shell$"
+
+
+def test_to_ansi_keeps_a_cursor_saved_by_1049_after_leaving_with_47() -> None:
+    a = screen(b"abc\x1b[?1049h\x1b[?47l\x1b[3;1H")
+    b = screen(a.to_ansi().encode())
+    for m in (a, b):
+        m.feed(b"\x1b[?1049l")
+    assert (b.cursor_x, b.cursor_y) == (a.cursor_x, a.cursor_y) == (3, 0)

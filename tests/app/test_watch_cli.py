@@ -1,0 +1,46 @@
+"""``observer watch`` refuses what it cannot do with one clear line, before opening the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from observer.cli import main
+
+
+@pytest.fixture(autouse=True)
+def empty_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("OBSERVER_CONFIG_DIR", str(tmp_path))
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    status = main(["watch", *argv])
+    return status, capsys.readouterr().err
+
+
+def test_a_url_needs_an_identifier(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/")
+    assert status == 1 and "add --identifier ID" in err
+
+
+def test_an_unknown_profile_says_where_profiles_live(
+    capsys: pytest.CaptureFixture[str], empty_config: Path
+) -> None:
+    status, err = run(capsys, "nope")
+    assert status == 1 and "no profile or group named 'nope'" in err
+    assert str(empty_config / "config.toml") in err
+
+
+def test_recording_refuses_to_overwrite(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    existing = tmp_path / "old.cast"
+    existing.write_text("keep me")
+    status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--record", str(existing))
+    assert status == 1 and "already exists" in err
+    assert existing.read_text() == "keep me"
+
+
+def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--theme", "neon")
+    assert status == 1 and "no theme named 'neon'" in err and "dracula" in err

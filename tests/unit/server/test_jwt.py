@@ -1,0 +1,63 @@
+"""JWT bearer tokens: verified with a public key, the algorithm pinned by the key's type."""
+
+from __future__ import annotations
+
+import datetime
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+
+from observer.errors import UsageError
+from observer.tokens import JwtVerifier
+
+NOW = datetime.datetime.now(tz=datetime.UTC)
+CLAIMS = {"aud": "observer", "exp": NOW + datetime.timedelta(minutes=5), "role": "control"}
+
+
+def pem(key: object) -> bytes:
+    return key.public_key().public_bytes(  # type: ignore[attr-defined,no-any-return]
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "algorithm"),
+    [
+        (rsa.generate_private_key(public_exponent=65537, key_size=2048), "RS256"),
+        (ec.generate_private_key(ec.SECP256R1()), "ES256"),
+        (ec.generate_private_key(ec.SECP384R1()), "ES384"),
+        (ed25519.Ed25519PrivateKey.generate(), "EdDSA"),
+    ],
+    ids=["rsa", "p256", "p384", "ed25519"],
+)
+def test_the_algorithm_is_pinned_from_the_key(key: object, algorithm: str) -> None:
+    verifier = JwtVerifier(pem(key), "observer")
+    assert verifier.algorithm == algorithm
+    assert verifier.role_of(jwt.encode(CLAIMS, key, algorithm=algorithm)) == "control"  # type: ignore[arg-type]
+
+
+def test_tokens_from_another_key_or_without_a_signature_are_refused() -> None:
+    key, other = ed25519.Ed25519PrivateKey.generate(), ed25519.Ed25519PrivateKey.generate()
+    verifier = JwtVerifier(pem(key), "observer")
+    assert verifier.role_of(jwt.encode(CLAIMS, other, algorithm="EdDSA")) is None
+    unsigned = jwt.encode(CLAIMS, None, algorithm="none")  # type: ignore[arg-type]
+    assert verifier.role_of(unsigned) is None
+    assert verifier.role_of("not.a.jwt") is None
+
+
+def test_exp_and_aud_are_required_and_the_role_defaults_to_watch() -> None:
+    key = ed25519.Ed25519PrivateKey.generate()
+    verifier = JwtVerifier(pem(key), "observer")
+    no_exp = {k: v for k, v in CLAIMS.items() if k != "exp"}
+    no_aud = {k: v for k, v in CLAIMS.items() if k != "aud"}
+    assert verifier.role_of(jwt.encode(no_exp, key, algorithm="EdDSA")) is None
+    assert verifier.role_of(jwt.encode(no_aud, key, algorithm="EdDSA")) is None
+    watcher = {**CLAIMS, "role": "admin"}
+    assert verifier.role_of(jwt.encode(watcher, key, algorithm="EdDSA")) == "watch"
+
+
+def test_a_key_that_is_not_a_pem_public_key_is_a_clear_error() -> None:
+    with pytest.raises(UsageError, match="not a PEM public key"):
+        JwtVerifier(b"-----BEGIN NONSENSE-----", "observer")

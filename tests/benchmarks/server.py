@@ -159,28 +159,55 @@ async def late_join(megabytes: int) -> tuple[float, float]:
             return elapsed, end - start
 
 
-async def main(megabytes: int, rounds: int) -> None:
+SCENARIOS = [
+    ("0 watchers", 0, False),
+    ("10 watchers", 10, False),
+    ("100 watchers", 100, False),
+    ("1 stalled watcher", 0, True),
+    ("100 watchers + 1 stalled", 100, True),
+]
+
+
+def spread(values: list[float]) -> str:
+    """``min–max`` of a list of figures, as text."""
+    return f"{min(values):.2f}-{max(values):.2f}"
+
+
+async def main(megabytes: int, rounds: int, only: list[str], extras: bool) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
         "real WebSocket connections reading everything (the stalled one never reads)"
     )
-    rows = [("0 watchers", 0, False), ("10 watchers", 10, False), ("100 watchers", 100, False)]
-    rows += [("1 stalled watcher", 0, True), ("100 watchers + 1 stalled", 100, True)]
-    # The machine is shared: run the scenarios in rounds and keep each one's median.
+    rows = SCENARIOS[:1] + [row for row in SCENARIOS[1:] if not only or row[0] in only]
+    # The machine is shared: the scenarios are taken in turns (ABCABC, not AABBCC), so that a
+    # busy minute weighs on every scenario alike; ratios are taken within each round (against
+    # that round's own 0-watcher run), then the medians and the spread over rounds are printed.
     rates: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     costs: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    for _ in range(rounds):
-        for name, count, stalled in rows:
+    ratios: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    for number in range(rounds):
+        order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
+        for name, count, stalled in order:
             rate, cost = await agent_throughput(megabytes, count, stalled)
             rates[name].append(rate)
-            costs[name].append(cost)
-    baseline = statistics.median(rates[rows[0][0]])
-    print(f"medians of {rounds} rounds")
-    print(f"{'scenario':<28}{'agent MB/s':>12}{'ratio':>8}{'server CPU ms/MB':>18}")
+            costs[name].append(cost * 1000)
+        for name, _, _ in rows:
+            ratios[name].append(rates[name][-1] / rates[rows[0][0]][-1])
+    print(f"medians of {rounds} rounds (min-max in brackets); load average {_load()}")
+    print(
+        f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
+        f"{'server CPU ms/MB':>18}{'min-max':>14}"
+    )
     for name, _, _ in rows:
         rate = statistics.median(rates[name])
-        cost = statistics.median(costs[name]) * 1000
-        print(f"{name:<28}{rate:>12.1f}{rate / baseline:>8.2f}{cost:>18.1f}")
+        ratio = statistics.median(ratios[name])
+        cost = statistics.median(costs[name])
+        print(
+            f"{name:<26}{rate:>11.1f}{ratio:>7.2f}{spread(ratios[name]):>15}"
+            f"{cost:>18.1f}{spread(costs[name]):>14}"
+        )
+    if not extras:
+        return
     elapsed, flood = await late_join(100)
     replay = replay_seconds(100)
     print(f"late joiner after 100 MB: first full screen in {elapsed * 1000:.1f} ms")
@@ -188,6 +215,10 @@ async def main(megabytes: int, rounds: int) -> None:
     print(f"  (the agent took {flood:.2f} s to write them)")
     ours, bare = await echo_milliseconds()
     print(f"keystroke echo in control mode: {ours:.2f} ms (bare WebSocket echo: {bare:.2f} ms)")
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
@@ -247,6 +278,18 @@ def replay_seconds(megabytes: int) -> float:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--megabytes", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=[name for name, _, _ in SCENARIOS],
+        help="run this scenario (repeatable; the 0-watcher baseline always runs)",
+    )
+    parser.add_argument(
+        "--no-extras", action="store_true", help="skip the late-join and echo measurements"
+    )
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.megabytes, arguments.rounds))
+    asyncio.run(
+        main(arguments.megabytes, arguments.rounds, arguments.only, not arguments.no_extras)
+    )

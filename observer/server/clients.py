@@ -9,23 +9,68 @@ the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
 from __future__ import annotations
 
 import asyncio
+import struct
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
+
+from websockets.protocol import State
 
 from observer.protocol.arbiter import ServerConnection
 
 Message = str | bytes
 
 MAX_BATCH = 256 * 1024
-RESYNC_RETRY = 0.05
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
+RESYNC_RETRY = 0.05
+
+
+class Transport(Protocol):
+    """The part of an asyncio transport the direct path uses."""
+
+    def write(self, data: bytes) -> None: ...
+    def is_closing(self) -> bool: ...
+
+
+class WireProtocol(Protocol):
+    """The part of websockets' sans-I/O protocol the direct path checks."""
+
+    @property
+    def state(self) -> State: ...
+    @property
+    def extensions(self) -> Sequence[object]: ...
 
 
 class Socket(Protocol):
-    """The part of a websockets connection the writer uses."""
+    """The part of a websockets connection the client uses."""
 
     async def send(self, message: Message) -> None: ...
+    @property
+    def transport(self) -> Transport: ...
+    @property
+    def protocol(self) -> WireProtocol: ...
+    @property
+    def paused(self) -> bool: ...
+
+
+def wire_frame(message: Message) -> bytes:
+    """The WebSocket frame a server sends for ``message``, built once for every client.
+
+    RFC 6455 section 5.2: FIN set, opcode 1 (text, UTF-8) or 2 (binary), no mask from a server,
+    the payload length in 7 bits, or 126 + 16 bits, or 127 + 64 bits.
+    """
+    if isinstance(message, str):
+        payload, opcode = message.encode(), 0x81
+    else:
+        payload, opcode = message, 0x82
+    length = len(payload)
+    if length < 126:
+        head = struct.pack("!BB", opcode, length)
+    elif length < 65536:
+        head = struct.pack("!BBH", opcode, 126, length)
+    else:
+        head = struct.pack("!BBQ", opcode, 127, length)
+    return head + payload
 
 
 class Client:
@@ -59,6 +104,31 @@ class Client:
         self._wakeup = asyncio.Event()
         self.last_resync = float("-inf")
         """``time.monotonic()`` of the last snapshot sent after an overflow."""
+        # A compressed connection needs a frame of its own (per-connection deflate context).
+        self._direct = not socket.protocol.extensions
+        self.direct_writes = 0
+        """Frames written straight to the socket (not through the queue)."""
+
+    def deliver(self, message: Message, frame: bytes) -> None:
+        """Send ``message``, whose :func:`wire_frame` is ``frame``, in stream order.
+
+        Straight to the socket when nothing is queued ahead and the socket takes it now (open,
+        not paused by flow control, so its buffer is below websockets' high-water mark);
+        otherwise through the bounded queue, exactly like :meth:`push`.
+        """
+        socket = self.socket
+        if (
+            self._direct
+            and not self._queue
+            and not self.overflowed
+            and not socket.paused
+            and socket.protocol.state is State.OPEN
+            and not socket.transport.is_closing()
+        ):
+            socket.transport.write(frame)
+            self.direct_writes += 1
+        else:
+            self.push(message)
 
     def push(self, message: Message) -> None:
         """Queue ``message``; past the limit, drop the whole backlog and mark the client overflowed."""

@@ -21,9 +21,9 @@ from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import Client
+from observer.server.clients import MAX_BATCH, Client, wire_frame
 from observer.server.pty_process import PtyProcess
-from observer.server.pty_reader import PtyReader
+from observer.server.pty_reader import PtyReader, batch_interval
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
 
@@ -101,8 +101,11 @@ class TerminalSession:
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
-        for client in self.clients:
-            client.push(data)
+        for start in range(0, len(data), MAX_BATCH):
+            piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
+            frame = wire_frame(piece)  # built once, written to every client that keeps up
+            for client in self.clients:
+                client.deliver(piece, frame)
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -160,8 +163,9 @@ class TerminalSession:
     def broadcast(self, frame: frames.ServerFrame) -> None:
         """Queue ``frame`` for every client, in stream order."""
         message = frames.encode(frame)
+        wire = wire_frame(message)
         for client in self.clients:
-            client.push(message)
+            client.deliver(message, wire)
 
     def broadcast_control(self) -> None:
         """Tell every client who holds control, each from its own point of view."""
@@ -204,12 +208,14 @@ class TerminalSession:
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
         self.clients.append(client)
+        self._reader.interval = batch_interval(len(self.clients))
         self.broadcast(frames.Presence(len(self.clients)))
 
     def leave(self, client: Client) -> None:
         """Forget a client that went away and tell the others how many remain."""
         if client in self.clients:
             self.clients.remove(client)
+            self._reader.interval = batch_interval(len(self.clients))
             self.broadcast(frames.Presence(len(self.clients)))
 
     def resync(self, client: Client) -> None:

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import MAX_BATCH, Client, wire_frame
+from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
 from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader, batch_interval
 from observer.server.ring import OutputRing
@@ -81,6 +81,7 @@ class TerminalSession:
         self._writing = False
         self._model_version = 0
         self._snapshot_cache: tuple[int, str] | None = None
+        self.fanout = FanoutBudget()
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
@@ -101,11 +102,15 @@ class TerminalSession:
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
+        began = time.perf_counter()
         for start in range(0, len(data), MAX_BATCH):
             piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
             frame = wire_frame(piece)  # built once, written to every client that keeps up
             for client in self.clients:
                 client.deliver(piece, frame)
+        if self.clients and self.fanout.spend(time.perf_counter() - began):
+            for client in self.clients:
+                client.shed_backlog()
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -230,14 +235,15 @@ class TerminalSession:
     def resync_after_overflow(self, client: Client) -> bool:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
-        During a flood (the model is skipping), a client that lags gets at most one snapshot per
-        ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
+        During a flood (the model is skipping) or after the fan-out went over its budget, a client
+        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
         again fall behind on. Returns False when it must wait.
         """
         now = time.monotonic()
-        if self.flooding and now - client.last_resync < RESYNC_INTERVAL:
+        if (self.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
             return False
         client.last_resync = now
+        client.shed = False
         self.resync(client)
         client.push_unbounded(frames.encode(frames.Control(client.connection.holder)))
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))

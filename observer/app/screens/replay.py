@@ -8,6 +8,7 @@ the model there; the view repaints the rows that changed (or everything after a 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -45,6 +46,8 @@ from observer.replay import (
 FRAME = 1 / 30
 BATCH = 2000
 """Events read (or indexed) between checks for cancellation."""
+YIELD_EVERY = 100
+"""Events read (or indexed) between voluntary hand-overs of the GIL to the UI thread."""
 
 
 def clock_text(seconds: float) -> str:
@@ -150,14 +153,18 @@ class ReplayScreen(Screen[None]):
                 timeline = self.timeline
                 for count, event in enumerate(cap_idle(reader, self.idle_limit), 1):
                     timeline.append(event)
+                    if count % YIELD_EVERY == 0:
+                        # Otherwise the UI thread waits a whole switch interval (5 ms) for the
+                        # GIL at each of its many small steps, and the first frame comes late.
+                        time.sleep(0)
                     if count % BATCH == 0:
                         if worker.is_cancelled:
                             return
                         self.index.build(BATCH // 4)
                 timeline.complete = True
                 self.skipped = reader.skipped
-            while not worker.is_cancelled and not self.index.build(BATCH):
-                pass
+            while not worker.is_cancelled and not self.index.build(YIELD_EVERY):
+                time.sleep(0)
         except ObserverError as error:
             self.app.call_from_thread(self._fail, error)
             return
@@ -376,6 +383,4 @@ class ReplayScreen(Screen[None]):
 
 
 def _monotonic() -> float:
-    import time
-
     return time.monotonic()

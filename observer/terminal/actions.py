@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
 
 from pyte.screens import Char
 
@@ -49,12 +48,7 @@ class ActionCompiler:
     def _decode(self, params: str, inter: str, final: str) -> Action:
         prefix = params[:1] if params[:1] in ("<", "=", ">", "?") else ""
         groups = csi.parse_params(params[len(prefix) :])
-        if groups is None or len(params) > MAX_SEQUENCE:
-            return noop
-        if inter == "$" and final == "p" and prefix in ("", "?") and len(groups) == 1:
-            # DECRQM: programs ask before using a mode (synchronized output above all).
-            return partial(self.screen.report_mode, groups[0][0] or 0, prefix == "?")
-        if inter:
+        if groups is None or inter or len(params) > MAX_SEQUENCE:
             return noop
         if final == "m" and not prefix:
             return self._sgr([groups])

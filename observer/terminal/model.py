@@ -9,8 +9,7 @@ from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
 from observer.terminal.cells import Cell
-from observer.terminal.reports import SYNCHRONIZED
-from observer.terminal.screen import VTScreen
+from observer.terminal.screen import SYNCHRONIZED, VTScreen
 from observer.terminal.snapshot import TerminalSnapshot
 from observer.terminal.stream import VTStream
 

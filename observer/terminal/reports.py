@@ -9,22 +9,12 @@ from pyte import modes as mo
 from observer.terminal.draw import DrawMixin
 from observer.terminal.sanitize import sanitize_title
 
-#: Private modes that change what the keyboard or mouse sends; a repaint restores them.
-INPUT_MODES = frozenset({1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004})
-SYNCHRONIZED = 2026
-#: Private modes tracked in ``private_modes``.
-KNOWN_PRIVATE = INPUT_MODES | {SYNCHRONIZED}
-#: Private modes kept in pyte's mode set (shifted, as pyte stores them).
-PYTE_FLAGS = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
-
 
 class ReportsMixin(DrawMixin):
     """Replies to DA/DSR (numbers only: nothing the program controls is echoed), the
     sanitized title and icon name with XTWINOPS's title stack, and the bell count."""
 
     replies: list[str]
-    alternate: bool
-    private_modes: set[int]
     title_stack: list[tuple[str, str]]
     bells: int
 
@@ -58,22 +48,6 @@ class ReportsMixin(DrawMixin):
         """DA2 (``CSI > c``): a VT220, firmware 10."""
         if mode == 0:
             self.replies.append("\x1b[>1;10;0c")
-
-    def report_mode(self, mode: int, private: bool) -> None:
-        """DECRQM (``CSI ? Ps $ p``): answer ``CSI ? Ps ; Pm $ y``, Pm 1 set, 2 reset,
-        0 not recognized (VT510; xterm ctlseqs)."""
-        if private:
-            if mode in PYTE_FLAGS:
-                state = 1 if PYTE_FLAGS[mode] in self.mode else 2
-            elif mode in (47, 1047, 1049):
-                state = 1 if self.alternate else 2
-            elif mode in KNOWN_PRIVATE:
-                state = 1 if mode in self.private_modes else 2
-            else:
-                state = 0
-        else:
-            state = (1 if mode in self.mode else 2) if mode in (mo.IRM, mo.LNM) else 0
-        self.replies.append(f"\x1b[{'?' if private else ''}{mode};{state}$y")
 
     def report_device_status(self, mode: int = 0, private: bool = False) -> None:
         """DSR 5 (status: OK) and 6 (cursor position; ``CSI ? 6 n`` gives DECXCPR)."""

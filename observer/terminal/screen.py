@@ -14,10 +14,15 @@ from pyte.screens import Char, Savepoint
 from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit, thawed
 from observer.terminal.draw import ASCII_PRINTABLE
 from observer.terminal.reflow import reflow
-from observer.terminal.reports import INPUT_MODES, PYTE_FLAGS, SYNCHRONIZED, ReportsMixin
+from observer.terminal.reports import ReportsMixin
 
+#: Private modes that change what the keyboard or mouse sends; a repaint restores them.
+INPUT_MODES = frozenset({1, 9, 1000, 1001, 1002, 1003, 1004, 1005, 1006, 1015, 1016, 2004})
 _MOUSE_TRACKING = frozenset({9, 1000, 1001, 1002, 1003})
 ALT_SCREEN = (47, 1047, 1049)
+#: Private modes kept in pyte's mode set (shifted, as pyte stores them).
+_FLAGS = {6: mo.DECOM, 7: mo.DECAWM, 25: mo.DECTCEM}
+SYNCHRONIZED = 2026
 
 
 class VTScreen(ReportsMixin):
@@ -159,8 +164,8 @@ class VTScreen(ReportsMixin):
                 self.mode.discard(mode)
 
     def _private_mode(self, mode: int, on: bool) -> None:
-        if mode in PYTE_FLAGS:
-            (self.mode.add if on else self.mode.discard)(PYTE_FLAGS[mode])
+        if mode in _FLAGS:
+            (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
             if mode == 25:
                 self.cursor.hidden = not on
             if mode == 6:

@@ -187,10 +187,3 @@ def test_to_ansi_keeps_a_cursor_saved_by_1049_after_leaving_with_47() -> None:
     for m in (a, b):
         m.feed(b"\x1b[?1049l")
     assert (b.cursor_x, b.cursor_y) == (a.cursor_x, a.cursor_y) == (3, 0)
-
-
-def test_decrqm_reports_whether_a_mode_is_set() -> None:
-    m = screen(b"\x1b[?2026$p\x1b[?2026h\x1b[?2026$p\x1b[?25$p\x1b[?1049h\x1b[?1049$p")
-    assert m.take_replies() == b"\x1b[?2026;2$y\x1b[?2026;1$y\x1b[?25;1$y\x1b[?1049;1$y"
-    m.feed(b"\x1b[?9999$p\x1b[4$p\x1b[4h\x1b[4$p\x1b[12$p")
-    assert m.take_replies() == b"\x1b[?9999;0$y\x1b[4;2$y\x1b[4;1$y\x1b[12;0$y"

@@ -82,6 +82,7 @@ class TerminalSession:
         self._model_version = 0
         self._snapshot_cache: tuple[int, str] | None = None
         self.fanout = FanoutBudget()
+        self._tail_cache: tuple[tuple[int, int], list[bytes]] | None = None
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
@@ -257,9 +258,14 @@ class TerminalSession:
         return time.monotonic() - self._last_skip < FLOOD_PAUSE
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
-        tail = self.ring.since(offset)
-        for start in range(0, len(tail), FEED_PIECE * 4):
-            client.push_unbounded(tail[start : start + FEED_PIECE * 4])
+        # Clients shed together resync together: they share the pieces of one tail.
+        key = (offset, self.ring.end)
+        if self._tail_cache is None or self._tail_cache[0] != key:
+            tail = self.ring.since(offset)
+            pieces = [tail[start : start + MAX_BATCH] for start in range(0, len(tail), MAX_BATCH)]
+            self._tail_cache = (key, pieces)
+        for piece in self._tail_cache[1]:
+            client.push_unbounded(piece)
 
     # --- control ------------------------------------------------------------------------------
 

@@ -52,11 +52,16 @@ async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def
             raise SystemExit("observer serve did not start")
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
+    stats: dict[str, float] = {}
     try:
-        yield port, process.pid
+        yield port, process.pid, stats
     finally:
         process.terminate()
         await process.wait()
+        # At exit the server logs what its session cost (CPU seconds of its loop's thread).
+        log = (await process.stderr.read()).decode()
+        if found := re.search(r"model parsed \d+ in ([\d.]+) s CPU; fan-out ([\d.]+) s", log):
+            stats["model"], stats["fanout"] = float(found.group(1)), float(found.group(2))
 
 
 async def watcher(port: int, stalled: bool = False) -> ClientConnection:
@@ -114,14 +119,16 @@ def cpu_seconds(pid: int) -> float:
 
 async def agent_throughput(
     megabytes: int, watchers: int, stalled: bool, full_clients: bool = False, root: Path = ROOT
-) -> tuple[float, float, float]:
+) -> tuple[float, float, float, float]:
     """MB/s the agent achieved writing ``megabytes`` MB while watched, the server's CPU
-    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), and the
-    median share of the output the reading watchers received as bytes rather than snapshots."""
+    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), the
+    median share of the output the reading watchers received as bytes rather than snapshots,
+    and the CPU seconds per MB the server spent writing output to clients (NaN if the server
+    does not say)."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command, root) as (port, pid):
+        async with serve(command, root) as (port, pid, stats):
             clients: list[ClientConnection] = []
             received: list[int] = []
             if full_clients:
@@ -143,7 +150,8 @@ async def agent_throughput(
                 ws.transport.abort()
             for task in readers:
                 task.cancel()
-            return megabytes / (end - start), cpu, delivered
+        fanout = stats.get("fanout", float("nan")) / megabytes
+        return megabytes / (end - start), cpu, delivered, fanout
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -152,7 +160,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         go.touch()
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as (port, _):
+        async with serve(command) as (port, _, _):
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
@@ -201,11 +209,15 @@ async def main(
     costs: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     ratios: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     shares: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    fanouts: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     for number in range(rounds):
         order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
         for name, count, stalled in order:
             for label, root in roots if number % 2 == 0 else roots[::-1]:
-                rate, cost, share = await agent_throughput(megabytes, count, stalled, root=root)
+                rate, cost, share, fanout = await agent_throughput(
+                    megabytes, count, stalled, root=root
+                )
+                fanouts[label, name].append(fanout * 1000)
                 rates[label, name].append(rate)
                 costs[label, name].append(cost * 1000)
                 shares[label, name].append(share)
@@ -217,17 +229,19 @@ async def main(
             print(f"{label}: {root}")
         print(
             f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
-            f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}"
+            f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}"
         )
         for name, _, _ in rows:
             key = label, name
             # "as bytes": the median watcher's share of the output that reached it as output
-            # frames (the rest it got as snapshots, having fallen behind or been shed).
+            # frames (the rest it got as snapshots, having fallen behind or been shed);
+            # "fan-out": CPU time of the server's loop writing output to clients (its log).
             print(
                 f"{name:<26}{statistics.median(rates[key]):>11.1f}"
                 f"{statistics.median(ratios[key]):>7.2f}{spread(ratios[key]):>15}"
                 f"{statistics.median(costs[key]):>18.1f}{spread(costs[key]):>14}"
                 f"{statistics.median(shares[key]):>10.0%}"
+                f"{statistics.median(fanouts[key]):>15.2f}"
             )
     if not extras:
         return

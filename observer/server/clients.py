@@ -24,7 +24,7 @@ Message = str | bytes
 MAX_BATCH = 256 * 1024
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
 RESYNC_RETRY = 0.05
-FANOUT_SHARE = 0.25
+FANOUT_SHARE = 0.1
 """Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
 

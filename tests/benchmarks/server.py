@@ -119,12 +119,13 @@ def cpu_seconds(pid: int) -> float:
 
 async def agent_throughput(
     megabytes: int, watchers: int, stalled: bool, full_clients: bool = False, root: Path = ROOT
-) -> tuple[float, float, float, float]:
+) -> tuple[float, float, float, float, float]:
     """MB/s the agent achieved writing ``megabytes`` MB while watched, the server's CPU
     seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), the
     median share of the output the reading watchers received as bytes rather than snapshots,
-    and the CPU seconds per MB the server spent writing output to clients (NaN if the server
-    does not say)."""
+    the CPU seconds per MB the server spent writing output to clients (NaN if the server
+    does not say), and this process's CPU seconds per MB (the watchers reading: on a small
+    machine they compete with the agent for the same cores)."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
@@ -138,12 +139,13 @@ async def agent_throughput(
                 readers = [await raw_reader(port, received) for _ in range(watchers)]
             if stalled:
                 clients.append(await watcher(port, stalled=True))
-            cpu_before = cpu_seconds(pid)
+            cpu_before, own_before = cpu_seconds(pid), time.process_time()
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
             start, end = map(float, result.read_text().split())
             cpu = (cpu_seconds(pid) - cpu_before) / megabytes
+            own = (time.process_time() - own_before) / megabytes
             await asyncio.sleep(0.2)  # what was already sent arrives
             delivered = statistics.median(received) / (megabytes * 1e6) if received else 1.0
             for ws in clients:
@@ -151,7 +153,7 @@ async def agent_throughput(
             for task in readers:
                 task.cancel()
         fanout = stats.get("fanout", float("nan")) / megabytes
-        return megabytes / (end - start), cpu, delivered, fanout
+        return megabytes / (end - start), cpu, delivered, fanout, own
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -210,14 +212,16 @@ async def main(
     ratios: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     shares: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     fanouts: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    watching: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     for number in range(rounds):
         order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
         for name, count, stalled in order:
             for label, root in roots if number % 2 == 0 else roots[::-1]:
-                rate, cost, share, fanout = await agent_throughput(
+                rate, cost, share, fanout, own = await agent_throughput(
                     megabytes, count, stalled, root=root
                 )
                 fanouts[label, name].append(fanout * 1000)
+                watching[label, name].append(own * 1000)
                 rates[label, name].append(rate)
                 costs[label, name].append(cost * 1000)
                 shares[label, name].append(share)
@@ -229,19 +233,21 @@ async def main(
             print(f"{label}: {root}")
         print(
             f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
-            f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}"
+            f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}{'watchers ms/MB':>16}"
         )
         for name, _, _ in rows:
             key = label, name
             # "as bytes": the median watcher's share of the output that reached it as output
             # frames (the rest it got as snapshots, having fallen behind or been shed);
-            # "fan-out": CPU time of the server's loop writing output to clients (its log).
+            # "fan-out": CPU time of the server's loop writing output to clients (its log);
+            # "watchers": CPU time of this process, where the watchers read.
             print(
                 f"{name:<26}{statistics.median(rates[key]):>11.1f}"
                 f"{statistics.median(ratios[key]):>7.2f}{spread(ratios[key]):>15}"
                 f"{statistics.median(costs[key]):>18.1f}{spread(costs[key]):>14}"
                 f"{statistics.median(shares[key]):>10.0%}"
                 f"{statistics.median(fanouts[key]):>15.2f}"
+                f"{statistics.median(watching[key]):>16.1f}"
             )
     if not extras:
         return

@@ -42,6 +42,8 @@ class ConnectionSource:
         self.recorder: Recorder | None = None
         self.recording = str(record) if record is not None else None
         self._last_latency = 0.0
+        self._next_offset: int | None = None
+        """Stream offset just past the last recorded byte (known once a snapshot came)."""
 
     def _start_recording(self, started: SessionStarted) -> None:
         from observer.recording import Recorder
@@ -62,6 +64,11 @@ class ConnectionSource:
         """What the connected peer supports (everything until we know)."""
         session = self.connection.session
         return session.capabilities if session is not None else _ALL
+
+    @property
+    def backlog(self) -> int:
+        """Bytes of output the connection holds that :meth:`events` has not yielded yet."""
+        return self.connection.backlog
 
     async def events(self) -> AsyncIterator[SourceEvent]:
         """The connection's events in the app's terms."""
@@ -86,9 +93,8 @@ class ConnectionSource:
         if now - self._last_latency < LATENCY_EVERY:
             return None
         self._last_latency = now
-        websocket = getattr(self.connection, "_websocket", None)
-        latency = getattr(websocket, "latency", 0.0)
-        return LatencyMeasured(float(latency)) if latency else None
+        latency = self.connection.latency
+        return LatencyMeasured(latency) if latency else None
 
     def _record(self, event: object) -> None:
         if isinstance(event, SessionStarted):
@@ -97,11 +103,9 @@ class ConnectionSource:
         if recorder is None or recorder.closed:
             return
         if isinstance(event, OutputReceived):
-            recorder.output(event.data)
+            self._record_output(recorder, event)
         elif isinstance(event, SnapshotReceived):
-            if event.gap:
-                recorder.marker("gap")
-            recorder.output(event.data)
+            self._record_snapshot(recorder, event)
         elif isinstance(event, Resized):
             recorder.resize(event.cols, event.rows)
         elif isinstance(event, Exited):
@@ -112,6 +116,30 @@ class ConnectionSource:
             recorder.marker("reconnected" if event.attempt > 1 else "connected")
         elif isinstance(event, GapDetected | Reconnecting):
             recorder.marker("gap" if isinstance(event, GapDetected) else "disconnected")
+
+    def _record_output(self, recorder: Recorder, event: OutputReceived) -> None:
+        data, end = event.data, event.offset + len(event.data)
+        if self._next_offset is not None:
+            # After a resync the server may resend bytes from its snapshot's offset on.
+            if end <= self._next_offset:
+                return
+            data = data[max(0, self._next_offset - event.offset) :]
+            self._next_offset = end
+        recorder.output(data)
+
+    def _record_snapshot(self, recorder: Recorder, event: SnapshotReceived) -> None:
+        """Keep the recording a faithful stream across snapshots.
+
+        The first snapshot is the screen the recording starts from; a gap's stands for lost
+        bytes; a resync's is needed only when it skips bytes never received (its offset is past
+        what was recorded). Otherwise the bytes from its offset on are already in the file.
+        """
+        skipped = self._next_offset is not None and event.offset > self._next_offset
+        if event.gap or skipped:
+            recorder.marker("gap")
+        if event.gap or skipped or self._next_offset is None:
+            recorder.output(event.data)
+            self._next_offset = event.offset
 
     async def send_input(self, data: bytes) -> None:
         """Send input; recorded only if it actually left (that is, while in control)."""

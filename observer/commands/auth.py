@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from observer.secrets import TokenStore
@@ -30,18 +30,45 @@ examples:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``login``/``logout``/``status``/``list`` sub-commands."""
     sub = parser.add_subparsers(dest="auth_action", metavar="ACTION", required=True)
-    login = sub.add_parser("login", help="store a token for an endpoint")
+    raw = argparse.RawDescriptionHelpFormatter
+
+    def example(*lines: str) -> dict[str, Any]:
+        return {
+            "epilog": "example:\n" + "".join(f"  {line}\n" for line in lines),
+            "formatter_class": raw,
+        }
+
+    login = sub.add_parser(
+        "login",
+        help="store a token for an endpoint",
+        **example(
+            "observer auth login wss://sandbox.example",
+            "observer auth login https://sandbox.example --token-stdin < token.txt",
+        ),
+    )
     login.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
     login.add_argument(
         "--token-stdin",
         action="store_true",
         help="read the token from the first line of standard input instead of prompting",
     )
-    logout = sub.add_parser("logout", help="delete the stored token of an endpoint")
+    logout = sub.add_parser(
+        "logout",
+        help="delete the stored token of an endpoint",
+        **example("observer auth logout wss://sandbox.example"),
+    )
     logout.add_argument("url", metavar="URL")
-    status = sub.add_parser("status", help="which endpoints have a token; JWT audience and expiry")
+    status = sub.add_parser(
+        "status",
+        help="which endpoints have a token; JWT audience and expiry",
+        **example("observer auth status", "observer auth status wss://sandbox.example"),
+    )
     status.add_argument("url", metavar="URL", nargs="?")
-    sub.add_parser("list", help="list the endpoints that have a stored token, one per line")
+    sub.add_parser(
+        "list",
+        help="list the endpoints that have a stored token, one per line",
+        **example("observer auth list"),
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -153,9 +153,13 @@ def render(path: Path, header: Header, transcript: Transcript) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the transcript; return the exit status."""
-    from observer.errors import UsageError
+    from observer.commands.replay import with_lenient_hint
+    from observer.errors import CastFormatError, UsageError
 
-    header, transcript, skipped = collect(args.file, args.lenient)
+    try:
+        header, transcript, skipped = collect(args.file, args.lenient)
+    except CastFormatError as error:
+        raise with_lenient_hint(error, args.lenient) from None
     text = render(args.file, header, transcript)
     if skipped:
         print(f"observer: note: skipped {skipped} damaged line(s) of {args.file}", file=sys.stderr)

@@ -152,6 +152,7 @@ def _play_cast(
     args: argparse.Namespace, size: tuple[int, int] | None, moment: float | None
 ) -> tuple[TerminalModel, str | None, dict[str, str] | None]:
     from observer.asciicast import cap_idle
+    from observer.terminal.sanitize import sanitize_title
 
     with _open_recording(args.file, args.lenient) as reader:
         cols, rows = size or (reader.header.cols, reader.header.rows)
@@ -162,7 +163,10 @@ def _play_cast(
         _feed_events(reader.path, events, model, moment, args.at_marker)
         _warn_about_damage(reader)
         theme = dict(reader.header.theme) if reader.header.theme else None
-        return model, reader.header.title, theme
+        # The header's title is the agent's: it goes into the SVG, so it is cleaned like a
+        # title set with OSC 2 (controls and bidirectional overrides removed).
+        title = sanitize_title(reader.header.title) if reader.header.title else None
+        return model, title or None, theme
 
 
 @contextmanager

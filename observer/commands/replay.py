@@ -79,5 +79,15 @@ def run(args: argparse.Namespace) -> int:
     app = ReplayApp(screen, theme=args.theme or config.theme, config_dir=config_dir())
     app.run()
     if app.fatal is not None:
-        raise app.fatal
+        raise with_lenient_hint(app.fatal, args.lenient)
     return app.return_code or 0
+
+
+def with_lenient_hint(error: Exception, lenient: bool) -> Exception:
+    """A damaged event line (not the header, which nothing can skip) says how to play the rest."""
+    from observer.errors import CastFormatError
+
+    if isinstance(error, CastFormatError) and not lenient and error.line and error.line > 1:
+        hint = f"{error.reason} (--lenient skips damaged lines and plays the rest)"
+        return CastFormatError(hint, path=error.path, line=error.line)
+    return error

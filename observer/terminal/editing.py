@@ -15,7 +15,7 @@ import pyte
 from pyte import modes as mo
 from pyte.screens import Char, Margins
 
-from observer.terminal.cells import BLANK, Grid, Line, WrappedLine, blank_grid, frozen, mend
+from observer.terminal.cells import BLANK, Grid, Line, WrappedLine, blank_grid, mend
 
 
 class EditMixin(pyte.Screen):
@@ -26,7 +26,7 @@ class EditMixin(pyte.Screen):
     wide_seen: bool
     dirty_all: bool  # every visible row changed (cheaper than listing them)
     _blanks: dict[str, Char]
-    history: deque[tuple[Char, ...]]
+    history: deque[Line]
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -64,9 +64,9 @@ class EditMixin(pyte.Screen):
         grid = self.grid
         if keep and top == 0 and not self.alternate and self.history.maxlen:
             if count == 1:
-                self.history.append(frozen(grid[0]))  # tuples: immutable, GC-untracked
+                self.history.append(grid[0])  # rows leave the grid: never changed again
             else:
-                self.history.extend(map(frozen, grid[: min(count, bottom + 1)]))
+                self.history.extend(grid[: min(count, bottom + 1)])
         if count == 1:  # the common case: one line feed at the bottom
             del grid[top]
             grid.insert(bottom, [self._blank()] * self.columns)

@@ -42,7 +42,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        return self._rows[index]
+        return tuple(self._rows[index])
 
 
 class TerminalModel:

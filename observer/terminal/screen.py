@@ -11,7 +11,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Char, Savepoint
 
-from observer.terminal.cells import BLANK, CellCache, Grid, blank_grid, fit, frozen, thawed
+from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit, thawed
 from observer.terminal.draw import ASCII_PRINTABLE
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
@@ -37,7 +37,9 @@ class VTScreen(ReportsMixin):
     default_char = BLANK  # pyte recomputes this property on every call; it never changes here
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
-        self.history: deque[tuple[Char, ...]] = deque(maxlen=max(scrollback, 0))
+        # Rows that scrolled off: lists moved out of the grid, never changed afterwards
+        # (whoever takes one back copies it), so snapshots can share them.
+        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
@@ -116,7 +118,7 @@ class VTScreen(ReportsMixin):
         needed -= dropped
         if needed:
             if not self.alternate:
-                self.history.extend(map(frozen, self.grid[:needed]))
+                self.history.extend(self.grid[:needed])
             del self.grid[:needed]
             self.cursor.y -= needed
 
@@ -138,7 +140,7 @@ class VTScreen(ReportsMixin):
         out, (row, x) = reflow(rows, columns, (at, self.cursor.x))
         start = min(max(len(out) - self.lines, 0), row)
         self.history.clear()
-        self.history.extend(map(frozen, out[:start]))
+        self.history.extend(out[:start])
         self.grid = out[start : start + self.lines]
         self.grid.extend(blank_grid(columns, self.lines - len(self.grid)))
         self.cursor.y, self.cursor.x = row - start, x

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pyte.screens import Char, Margins, Savepoint
 
-from observer.terminal.cells import Grid, frozen, thawed
+from observer.terminal.cells import Grid, Line, frozen, thawed
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -24,7 +24,7 @@ class TerminalSnapshot:
     other: Rows
     alternate: bool
     other_size: tuple[int, int]
-    history: tuple[tuple[Char, ...], ...]
+    history: tuple[Line, ...]
     cursor: tuple[int, int, Char, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None

@@ -7,8 +7,6 @@ it hands to its session source. The same flows against a real server and PTY are
 
 from __future__ import annotations
 
-import asyncio
-
 from textual import events
 
 from observer.app.app import ObserverApp
@@ -21,6 +19,14 @@ from observer.protocol.events import ControlChanged, OutputReceived
 from tests.app.conftest import scripted
 
 SIZE = (80, 16)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def screen_text(app: ObserverApp) -> str:
@@ -178,15 +184,25 @@ async def test_interrupt_sends_one_ctrl_c_and_returns_to_watching() -> None:
 
 async def test_control_returns_to_watch_after_the_idle_time() -> None:
     source = scripted([b"$ "])
-    app = ObserverApp([source], idle_release=0.3)
+    clock = FakeClock()
+    app = ObserverApp([source], idle_release=60, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+t", "y")
         await pilot.pause(0.1)
-        assert app.screen.control
-        await asyncio.sleep(1.5)
+        screen = app.screen
+        assert isinstance(screen, WatchScreen) and screen.control
+        clock.now += 50
+        await pilot.press("a")
+        clock.now += 50
+        await screen.release_if_idle()
         await pilot.pause(0.1)
-        assert not app.screen.control
+        assert screen.control  # typing 50 s ago restarted the count
+        clock.now += 11
+        await screen.release_if_idle()
+        await pilot.pause(0.1)
+        assert not screen.control
         assert source.requests == ["take", "release"]
+        assert any("after 60 s without typing" in n.message for n in app._notifications)
 
 
 async def test_scrollback_can_be_browsed_while_output_continues() -> None:
@@ -224,3 +240,13 @@ async def test_a_smaller_remote_screen_is_centred() -> None:
         lines = screen_text(app).splitlines()
         row = next(line for line in lines if "x" in line)
         assert lines.index(row) > 0 and row.index("x") > 10
+
+
+async def test_a_title_that_looks_like_markup_is_shown_literally_in_the_status_bar() -> None:
+    source = scripted([b"\x1b]0;[@click=app.quit]t[/]\x07$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=(140, 16)) as pilot:
+        await pilot.pause(0.2)
+        assert "[@click=app.quit]t[/]" in status_text(app)
+        assert "\x1b" not in status_text(app)
+        assert app.is_running

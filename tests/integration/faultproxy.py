@@ -4,6 +4,8 @@ Faults are planned per connection (the Nth accepted connection gets the Nth plan
 through): cut both directions after a number of server→client bytes (the upgrade response counts),
 delay each chunk, throttle to a byte rate. ``blackhole()`` silences every open connection: bytes
 are read and dropped in both directions and nothing is closed, like a NAT entry that expired.
+``stall()`` holds every byte (nothing is dropped, nothing closed) until ``unstall()``, like a
+link that stops for a while and comes back.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class FaultProxy:
         self.accepted = 0
         self.cuts = 0
         self._blackholed = False
+        self._flowing = asyncio.Event()
+        self._flowing.set()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
@@ -65,6 +69,14 @@ class FaultProxy:
         """From now on, drop every byte on every connection and close nothing."""
         self._blackholed = True
 
+    def stall(self) -> None:
+        """Hold every byte in both directions, on every connection, until :meth:`unstall`."""
+        self._flowing.clear()
+
+    def unstall(self) -> None:
+        """Forward what was held, and everything after it."""
+        self._flowing.set()
+
     def cut_all(self) -> None:
         """Abort every open connection now (like a proxy restart)."""
         for writer in list(self._writers):
@@ -93,6 +105,7 @@ class FaultProxy:
         ) -> None:
             with contextlib.suppress(OSError, asyncio.CancelledError):
                 while chunk := await reader.read(65536):
+                    await self._flowing.wait()
                     if self._blackholed:
                         continue
                     if fault.delay:

@@ -88,6 +88,7 @@ def test_a_damaged_recording_is_a_one_line_error_or_skipped_with_lenient(
     status, out, err = export(capsys, str(cast))
     assert (status, out) == (1, "")
     assert err.startswith("observer: ") and "line 2" in err and err.count("\n") == 1
+    assert "--lenient skips damaged lines" in err
     status, out, err = export(capsys, str(cast), "--lenient")
     assert status == 0
     assert "marker 'here'" in out

@@ -8,6 +8,7 @@ the model there; the view repaints the rows that changed (or everything after a 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
@@ -45,6 +46,8 @@ from observer.replay import (
 FRAME = 1 / 30
 BATCH = 2000
 """Events read (or indexed) between checks for cancellation."""
+YIELD_EVERY = 100
+"""Events read (or indexed) between voluntary hand-overs of the GIL to the UI thread."""
 
 
 def clock_text(seconds: float) -> str:
@@ -113,6 +116,7 @@ class ReplayScreen(Screen[None]):
         """Fraction of the recording searched so far (written by the search thread)."""
         self.skipped = 0
         self.pinned: int | None = None
+        self._status_key: tuple[str, str] = ("", "")
         """Events shown while paused after a step or a match (several events share a time)."""
 
     @property
@@ -150,14 +154,18 @@ class ReplayScreen(Screen[None]):
                 timeline = self.timeline
                 for count, event in enumerate(cap_idle(reader, self.idle_limit), 1):
                     timeline.append(event)
+                    if count % YIELD_EVERY == 0:
+                        # Otherwise the UI thread waits a whole switch interval (5 ms) for the
+                        # GIL at each of its many small steps, and the first frame comes late.
+                        time.sleep(0)
                     if count % BATCH == 0:
                         if worker.is_cancelled:
                             return
                         self.index.build(BATCH // 4)
                 timeline.complete = True
                 self.skipped = reader.skipped
-            while not worker.is_cancelled and not self.index.build(BATCH):
-                pass
+            while not worker.is_cancelled and not self.index.build(YIELD_EVERY):
+                time.sleep(0)
         except ObserverError as error:
             self.app.call_from_thread(self._fail, error)
             return
@@ -207,7 +215,11 @@ class ReplayScreen(Screen[None]):
             matches=[m.time for m in self.matches],
             loaded=self.timeline.complete,
         )
-        self.query_one("#status", Static).update(self.status(now))
+        status = self.status(now)
+        key = (status.plain, self.app.theme)
+        if key != self._status_key:  # paused, nothing changes: do not re-render 30 times a second
+            self._status_key = key
+            self.query_one("#status", Static).update(status)
 
     def status(self, now: float) -> Text:
         """The status line: state, time / duration, speed, marker, search, loading."""
@@ -376,6 +388,4 @@ class ReplayScreen(Screen[None]):
 
 
 def _monotonic() -> float:
-    import time
-
     return time.monotonic()

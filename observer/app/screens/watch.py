@@ -38,8 +38,11 @@ class WatchScreen(Screen[None]):
         self.palette = palette
         self.can_go_back = can_go_back
         self.interrupt_pending = False
-        self.last_input = time.monotonic()
+        self.last_input = 0.0
         self._last_hint = -HINT_EVERY
+
+    def _now(self) -> float:
+        return float(getattr(self.app, "clock", time.monotonic)())
 
     @property
     def view(self) -> TerminalView:
@@ -52,12 +55,14 @@ class WatchScreen(Screen[None]):
         return self.session.holder == "you"
 
     def compose(self) -> ComposeResult:
-        yield TerminalView(self.session, self.palette, id="terminal")
+        view = TerminalView(self.session, self.palette, id="terminal")
+        view.send_input = self._typed
+        yield view
         yield StatusBar(self.session, id="status")
 
     def on_mount(self) -> None:
         self.view.focus()
-        self.set_interval(1.0, self._check_idle)
+        self.set_interval(1.0, self.release_if_idle)
         self.sync_control()
 
     def on_screen_resume(self) -> None:
@@ -68,7 +73,7 @@ class WatchScreen(Screen[None]):
         """Follow the session's holder: mode shown, border colour, whether keys are sent."""
         control = self.control
         if control and not self.view.control:
-            self.last_input = time.monotonic()
+            self.last_input = self._now()
         self.view.control = control
         bar = self.query_one(StatusBar)
         bar.control = control
@@ -150,15 +155,18 @@ class WatchScreen(Screen[None]):
     # -- input --------------------------------------------------------------------------------
 
     async def on_terminal_view_input_typed(self, message: TerminalView.InputTyped) -> None:
+        await self._typed(message.data)
+
+    async def _typed(self, data: bytes) -> None:
         if self.control:
-            self.last_input = time.monotonic()
-            await self.session.source.send_input(message.data)
+            self.last_input = self._now()
+            await self.session.source.send_input(data)
 
     async def on_terminal_view_release_requested(self) -> None:
         await self.action_release_control()
 
     def on_terminal_view_ignored_input(self) -> None:
-        now = time.monotonic()
+        now = self._now()
         if now - self._last_hint >= HINT_EVERY:
             self._last_hint = now
             self.notify("You are watching: press ctrl+t to take control.", markup=False)
@@ -181,13 +189,14 @@ class WatchScreen(Screen[None]):
 
     async def _paste(self, text: str) -> None:
         if self.control:
-            self.last_input = time.monotonic()
+            self.last_input = self._now()
             data = encode_paste(text, bracketed=self.session.model.bracketed_paste)
             await self.session.source.send_input(data)
 
-    async def _check_idle(self) -> None:
+    async def release_if_idle(self) -> None:
+        """Hand control back after the app's ``idle_release`` seconds without typing."""
         idle_release = getattr(self.app, "idle_release", 300.0)
-        if self.control and time.monotonic() - self.last_input >= idle_release:
+        if self.control and self._now() - self.last_input >= idle_release:
             await self.session.source.release_control()
             self.notify(
                 f"Back to watching after {idle_release:.0f} s without typing.", markup=False

@@ -11,8 +11,7 @@ bottom line then says how many new lines arrived and how to jump back to live.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -28,23 +27,13 @@ from textual.widget import Widget
 
 from observer.app.session import LiveSession
 from observer.app.terminal import encode_key
+from observer.app.widgets.viewport import Geometry, Window, clamp_back
+from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
 
 FRAME = 1 / 60
 SYNC_TIMEOUT = 0.15
 RELEASE_KEY = "ctrl+right_square_bracket"
-
-
-@dataclass(frozen=True, slots=True)
-class _Window:
-    """Which part of the terminal is on screen."""
-
-    first: int
-    """First virtual line shown (history lines, then screen rows)."""
-    count: int
-    pad_top: int
-    left: int
-    """First terminal column shown when cropping; ``-pad`` (negative) when centring."""
 
 
 class TerminalView(Widget, can_focus=True):
@@ -102,6 +91,12 @@ class TerminalView(Widget, can_focus=True):
         self.back = 0
         self.new_lines = 0
         self.frames = 0
+        self.send_input: Callable[[bytes], Awaitable[object]] | None = None
+        """Where typed bytes go directly (the watch screen sets it); else ``InputTyped`` is posted.
+
+        Sending from the key handler itself saves two trips through the message queues, each of
+        which waits for a turn of the event loop behind the parsing of a flood.
+        """
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
@@ -112,7 +107,7 @@ class TerminalView(Widget, can_focus=True):
         self._timer: Timer | None = None
         self._last_frame = 0.0
         self._sync_since: float | None = None
-        self._window: _Window | None = None
+        self._window: Window | None = None
         self._window_key: tuple[object, ...] = ()
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._history_len = 0
@@ -199,49 +194,23 @@ class TerminalView(Widget, can_focus=True):
         model = self.session.model
         return 0 if model.alternate else len(model.history)
 
-    def _layout(self) -> _Window:
+    def _layout(self) -> Window:
         model = self.session.model
-        key = (
-            id(model),
-            model.cols,
-            model.rows,
-            model.cursor_x,
-            model.cursor_y,
-            model.alternate,
-            len(model.history),
-            self.back,
-            self.size,
+        geometry = Geometry(
+            cols=int(model.cols),
+            rows=int(model.rows),
+            cursor_x=int(model.cursor_x),
+            cursor_y=int(model.cursor_y),
+            history=self._history,
+            width=self.size.width,
+            height=self.size.height,
         )
-        if self._window is not None and key == self._window_key:
-            return self._window
-        self._window_key = key
-        height, width = self.size.height, self.size.width
-        if self.back:
-            height -= 1  # the "new lines" indicator
-            total = self._history + model.rows
-            self.back = min(self.back, max(0, total - height))
-        if self.back:
-            end = self._history + model.rows - self.back
-            first = max(0, end - height)
-            window = _Window(first, end - first, 0, self._left(width))
-        elif height >= model.rows:
-            window = _Window(
-                self._history, model.rows, (height - model.rows) // 2, self._left(width)
-            )
-        else:
-            # A function of the cursor alone (not of past frames), so a view is reproducible.
-            origin = max(0, min(int(model.cursor_y) - height + 1, model.rows - height))
-            window = _Window(self._history + origin, height, 0, self._left(width))
-        self._window = window
-        return window
-
-    def _left(self, width: int) -> int:
-        """First column shown (cropping, following the cursor), or minus the centring pad."""
-        model = self.session.model
-        cols, cursor_x = int(model.cols), int(model.cursor_x)
-        if width >= cols:
-            return -((width - cols) // 2)
-        return max(0, min(cursor_x - width + 1, cols - width))
+        self.back = clamp_back(geometry, self.back)
+        key = (id(model), geometry, self.back)
+        if self._window is None or key != self._window_key:
+            self._window_key = key
+            self._window = window_for(geometry, self.back)
+        return self._window
 
     def on_resize(self, event: events.Resize) -> None:
         self._window = None
@@ -353,7 +322,11 @@ class TerminalView(Widget, can_focus=True):
             data = event.character.encode()
         else:
             data = encode_key(event.key, application_cursor=self.session.model.application_cursor)
-        if data:
+        if not data:
+            return
+        if self.send_input is not None:
+            await self.send_input(data)
+        else:
             self.post_message(self.InputTyped(data))
 
     def on_paste(self, event: events.Paste) -> None:

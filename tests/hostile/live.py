@@ -1,0 +1,147 @@
+"""The live path for the hostile suite: a real server, a PTY agent that prints a payload file,
+a real client ``Connection`` and the app in ``App.run_test`` with a driver that keeps every byte
+the app writes for the host terminal.
+
+The agent puts its terminal in raw mode and appends every byte it reads to a log, so "what reached
+the PTY" is checked on the server's side, byte for byte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.drivers.headless_driver import HeadlessDriver
+
+from observer.app.app import ObserverApp
+from observer.app.live import ConnectionSource
+from observer.app.widgets.status_bar import StatusBar
+from observer.app.widgets.terminal_view import TerminalView
+from observer.secrets import Secret
+from observer.server import Server
+from observer.tokens import Authenticator, TokenStore
+from observer.transport import Connection, ConnectionSettings
+
+HOSTILE_AGENT = """
+import os, sys, threading, time, tty
+tty.setraw(0)
+log, payload, trigger = open(sys.argv[1], "ab", buffering=0), sys.argv[2], sys.argv[3]
+def keep_input():
+    while data := os.read(0, 1024):
+        log.write(data)
+threading.Thread(target=keep_input, daemon=True).start()
+out = os.fdopen(1, "wb")
+out.write(b"ready> "); out.flush()
+while not os.path.exists(trigger):
+    time.sleep(0.02)
+with open(payload, "rb") as f:
+    out.write(f.read()); out.flush()
+threading.Event().wait()
+"""
+SIZE = (80, 24)
+
+
+class CapturingDriver(HeadlessDriver):
+    """Textual's headless driver, except that the app renders and every write is kept.
+
+    The headless driver makes the app skip rendering altogether; claiming not to be headless makes
+    it produce exactly the output it would write to a real terminal.
+    """
+
+    written: list[str] = []
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        CapturingDriver.written.append(data)
+
+    def flush(self) -> None:
+        pass
+
+
+@dataclass
+class HostileAgent:
+    server: Server
+    token: str
+    folder: Path
+    payload: bytes
+    port: int = 0
+    triggered: bool = field(default=False)
+
+    @property
+    def keys(self) -> Path:
+        return self.folder / "pty-input"
+
+    def pty_input(self) -> bytes:
+        return self.keys.read_bytes() if self.keys.exists() else b""
+
+    def start_payload(self) -> None:
+        (self.folder / "go").touch()
+
+    def source(self) -> ConnectionSource:
+        url = f"ws://127.0.0.1:{self.server.port}/"
+        settings = ConnectionSettings(url=url, identifier="agent", protocol="observer")
+        return ConnectionSource(Connection(settings, Secret(self.token)), label=url)
+
+    def server_text(self) -> list[str]:
+        return self.server.sessions["agent"].model.text()  # type: ignore[attr-defined,no-any-return]
+
+
+async def hostile_agent(folder: Path, payload: bytes) -> AsyncIterator[HostileAgent]:
+    """A server whose only session runs the hostile agent (fixture body)."""
+    token = secrets.token_urlsafe(16)
+    (folder / "payload").write_bytes(payload)
+    command = [
+        sys.executable,
+        "-c",
+        HOSTILE_AGENT,
+        str(folder / "pty-input"),
+        str(folder / "payload"),
+        str(folder / "go"),
+    ]
+    server = Server(
+        command,
+        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        identifiers=("agent",),
+        size=SIZE,
+    )
+    await server.start()
+    try:
+        yield HostileAgent(server, token, folder, payload)
+    finally:
+        await server.stop()
+
+
+def capturing_app(agent: HostileAgent) -> ObserverApp:
+    CapturingDriver.written = []
+    app = ObserverApp([agent.source()])
+    app.driver_class = CapturingDriver
+    return app
+
+
+def host_output() -> str:
+    return "".join(CapturingDriver.written)
+
+
+def screen_text(app: ObserverApp) -> str:
+    view = app.screen.query_one(TerminalView)
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+def status(app: ObserverApp) -> str:
+    return app.screen.query_one(StatusBar).render().plain
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)

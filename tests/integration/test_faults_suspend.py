@@ -1,0 +1,97 @@
+"""A suspended client (``SIGSTOP``, like a laptop lid closed) loses nothing silently.
+
+A real ``observer record`` process watches the real server while the agent prints numbered
+lines; the recorder is stopped with ``SIGSTOP`` and continued with ``SIGCONT``. In the recording,
+the line numbers must run on without a hole or a repeat, except right after a snapshot (a
+repaint starting with RIS, which the recorder marks as a gap or a connect).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import re
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_client_native import TOKEN, native_server
+
+pytestmark = pytest.mark.timeout(90)
+
+NUMBERED = (
+    "import sys, time\n"
+    "lines, pause = int(sys.argv[1]), float(sys.argv[2])\n"
+    "for i in range(0, 10**9, lines):\n"
+    "    sys.stdout.write(''.join(f'{n:09d} ' + 'x' * 40 + '\\n' for n in range(i, i + lines)))\n"
+    "    sys.stdout.flush(); time.sleep(pause)"
+)
+LINE = re.compile(r"(\d{9}) x")
+
+
+def numbers_hold(output: str) -> tuple[int, int, int]:
+    """Check the numbered lines of a recording's output.
+
+    Returns:
+        (segments, lines seen, lines skipped at snapshots). Raises AssertionError on a hole or a
+        repeat inside a segment (a silent loss or duplicate).
+    """
+    segments = [s for s in output.split("\x1bc") if s]
+    seen = skipped = 0
+    last: int | None = None
+    for segment in segments:
+        numbers = [int(n) for n in LINE.findall(segment)]
+        for previous, current in itertools.pairwise(numbers):
+            assert current == previous + 1, f"line {previous} followed by {current}"
+        if numbers and last is not None:
+            assert numbers[0] > last - 200, "a snapshot went back in time"
+            skipped += max(0, numbers[0] - last - 1)
+        if numbers:
+            last = numbers[-1]
+        seen += len(numbers)
+    return len(segments), seen, skipped
+
+
+@pytest.mark.parametrize(
+    ("lines", "pause", "what"),
+    [(1, 0.002, "a ticker, 25 kB/s"), (200, 0.002, "a flood, ~3 MB/s")],
+)
+async def test_a_suspended_recorder_resumes_and_loses_nothing_silently(
+    tmp_path: Path, lines: int, pause: float, what: str
+) -> None:
+    cast = tmp_path / "suspended.cast"
+    env = dict(os.environ, OBSERVER_TOKEN=TOKEN)
+    command = [sys.executable, "-c", NUMBERED, str(lines), str(pause)]
+    async with native_server(command, client_queue=256 * 1024, ring_size=64 * 2**20) as server:
+        url = f"ws://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
+        recorder = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *("-m", "observer", "record", url, "--identifier", "agent", "-o", str(cast)),
+            *("--duration", "8", "--ping-interval", "1", "--ping-timeout", "1"),
+            env=env,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        await asyncio.sleep(2.5)
+        recorder.send_signal(signal.SIGSTOP)
+        await asyncio.sleep(3)  # longer than the recorder's own keepalive
+        recorder.send_signal(signal.SIGCONT)
+        resumed = time.monotonic()
+        _, err = await asyncio.wait_for(recorder.communicate(), 60)
+    assert recorder.returncode == 0, err.decode()
+    events = [json.loads(line) for line in cast.read_text().splitlines()[1:]]
+    output = "".join(e[2] for e in events if e[1] == "o")
+    markers = [e[2] for e in events if e[1] == "m"]
+    segments, seen, skipped = numbers_hold(output)
+    print(
+        f"\n{what}: {seen} lines recorded, {segments} segment(s), {skipped} lines skipped at "
+        f"snapshots, markers {markers}, recorder ran {time.monotonic() - resumed:.1f} s after SIGCONT"
+    )
+    assert seen > 1000
+    # every snapshot after the first is announced by a marker (gap, or a reconnect's connect)
+    assert segments - 1 <= sum(m in ("gap", "reconnected", "connect") for m in markers[1:])
+    assert skipped == 0 or "gap" in markers

@@ -24,8 +24,8 @@ Message = str | bytes
 MAX_BATCH = 256 * 1024
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
 RESYNC_RETRY = 0.05
-FANOUT_SHARE = 0.25
-"""Share of the event loop's time that writing output to clients may take."""
+FANOUT_SHARE = 0.1
+"""Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
 
 
@@ -215,15 +215,15 @@ class FanoutBudget:
     """How much of the server's time writing output to clients may take.
 
     Every byte written to N sockets is copied N times by the kernel: with a hundred watchers on a
-    small machine that alone can take the CPU the agent needs. The session times each fan-out
-    (:meth:`spend`); when over a window of :data:`FANOUT_WINDOW` seconds (or more) it took more
+    small machine that alone can take the CPU the agent needs. The session measures the CPU time
+    of each fan-out (:meth:`spend`); when over a window of :data:`FANOUT_WINDOW` seconds (or more) it took more
     than :data:`FANOUT_SHARE` of the time, :meth:`spend` answers True and the session sheds its
     clients to snapshots (at most one a second each) until the flood ebbs.
 
     Args:
         share: the fraction of wall time the fan-out may take.
         window: the shortest stretch of time over which the share is measured.
-        clock: seconds, monotonic (a parameter for tests).
+        clock: wall-clock seconds, monotonic (a parameter for tests).
     """
 
     def __init__(

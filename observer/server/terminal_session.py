@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,8 @@ from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader, batch_interval
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
+
+log = logging.getLogger("observer.server")
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
@@ -82,6 +85,11 @@ class TerminalSession:
         self._model_version = 0
         self._snapshot_cache: tuple[int, str] | None = None
         self.fanout = FanoutBudget()
+        self._tail_cache: tuple[tuple[int, int], list[bytes]] | None = None
+        self.fanout_cpu = 0.0
+        """CPU seconds spent writing output to clients (the shared path; see ``clients.py``)."""
+        self.model_cpu = 0.0
+        """CPU seconds the server's own model spent parsing."""
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
@@ -102,15 +110,20 @@ class TerminalSession:
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
-        began = time.perf_counter()
-        for start in range(0, len(data), MAX_BATCH):
-            piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
-            frame = wire_frame(piece)  # built once, written to every client that keeps up
-            for client in self.clients:
-                client.deliver(piece, frame)
-        if self.clients and self.fanout.spend(time.perf_counter() - began):
-            for client in self.clients:
-                client.shed_backlog()
+        # CPU time of this thread, not wall time: waiting for the GIL or for a core on a busy
+        # machine is not the fan-out's cost.
+        if self.clients:
+            began = time.thread_time()
+            for start in range(0, len(data), MAX_BATCH):
+                piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
+                frame = wire_frame(piece)  # built once, written to every client that keeps up
+                for client in self.clients:
+                    client.deliver(piece, frame)
+            spent = time.thread_time() - began
+            self.fanout_cpu += spent
+            if self.fanout.spend(spent):
+                for client in self.clients:
+                    client.shed_backlog()
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -134,6 +147,7 @@ class TerminalSession:
                 # skipped later and would slow the PTY reader. Wait for the flood to ebb.
                 await asyncio.sleep(FLOOD_PAUSE / 4)
                 continue
+            began = time.thread_time()
             deadline = time.monotonic() + FEED_SLICE
             while self._pending and time.monotonic() < deadline:
                 piece = self._pending.popleft()
@@ -145,6 +159,7 @@ class TerminalSession:
                 replies = self.model.take_replies()
                 if replies:
                     self.write_input(replies)
+            self.model_cpu += time.thread_time() - began
             if self._pending:
                 await asyncio.sleep(0)
             else:
@@ -257,9 +272,14 @@ class TerminalSession:
         return time.monotonic() - self._last_skip < FLOOD_PAUSE
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
-        tail = self.ring.since(offset)
-        for start in range(0, len(tail), FEED_PIECE * 4):
-            client.push_unbounded(tail[start : start + FEED_PIECE * 4])
+        # Clients shed together resync together: they share the pieces of one tail.
+        key = (offset, self.ring.end)
+        if self._tail_cache is None or self._tail_cache[0] != key:
+            tail = self.ring.since(offset)
+            pieces = [tail[start : start + MAX_BATCH] for start in range(0, len(tail), MAX_BATCH)]
+            self._tail_cache = (key, pieces)
+        for piece in self._tail_cache[1]:
+            client.push_unbounded(piece)
 
     # --- control ------------------------------------------------------------------------------
 
@@ -312,3 +332,13 @@ class TerminalSession:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self.pty.close()
+        log.info(
+            "session %r: %d bytes of output; model parsed %d in %.3f s CPU; "
+            "fan-out %.3f s CPU, over budget %d times",
+            self.identifier,
+            self.ring.end,
+            self.model_offset - self.skipped,
+            self.model_cpu,
+            self.fanout_cpu,
+            self.fanout.exceeded,
+        )

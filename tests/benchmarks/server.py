@@ -38,11 +38,11 @@ AGENT = (
 
 
 @contextlib.asynccontextmanager
-async def serve(command: str):  # type: ignore[no-untyped-def]
+async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def]
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "observer", "serve", "--insecure-no-auth",
         "--listen", "127.0.0.1:0", "--", "sh", "-c", command,
-        cwd=ROOT, stderr=asyncio.subprocess.PIPE,
+        cwd=root, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     assert process.stderr is not None
     port = 0
@@ -52,11 +52,16 @@ async def serve(command: str):  # type: ignore[no-untyped-def]
             raise SystemExit("observer serve did not start")
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
+    stats: dict[str, float] = {}
     try:
-        yield port, process.pid
+        yield port, process.pid, stats
     finally:
         process.terminate()
         await process.wait()
+        # At exit the server logs what its session cost (CPU seconds of its loop's thread).
+        log = (await process.stderr.read()).decode()
+        if found := re.search(r"model parsed \d+ in ([\d.]+) s CPU; fan-out ([\d.]+) s", log):
+            stats["model"], stats["fanout"] = float(found.group(1)), float(found.group(2))
 
 
 async def watcher(port: int, stalled: bool = False) -> ClientConnection:
@@ -113,15 +118,18 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def agent_throughput(
-    megabytes: int, watchers: int, stalled: bool, full_clients: bool = False
-) -> tuple[float, float, float]:
+    megabytes: int, watchers: int, stalled: bool, full_clients: bool = False, root: Path = ROOT
+) -> tuple[float, float, float, float, float]:
     """MB/s the agent achieved writing ``megabytes`` MB while watched, the server's CPU
-    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), and the
-    median share of the output the reading watchers received as bytes rather than snapshots."""
+    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), the
+    median share of the output the reading watchers received as bytes rather than snapshots,
+    the CPU seconds per MB the server spent writing output to clients (NaN if the server
+    does not say), and this process's CPU seconds per MB (the watchers reading: on a small
+    machine they compete with the agent for the same cores)."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as (port, pid):
+        async with serve(command, root) as (port, pid, stats):
             clients: list[ClientConnection] = []
             received: list[int] = []
             if full_clients:
@@ -131,19 +139,21 @@ async def agent_throughput(
                 readers = [await raw_reader(port, received) for _ in range(watchers)]
             if stalled:
                 clients.append(await watcher(port, stalled=True))
-            cpu_before = cpu_seconds(pid)
+            cpu_before, own_before = cpu_seconds(pid), time.process_time()
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
             start, end = map(float, result.read_text().split())
             cpu = (cpu_seconds(pid) - cpu_before) / megabytes
+            own = (time.process_time() - own_before) / megabytes
             await asyncio.sleep(0.2)  # what was already sent arrives
             delivered = statistics.median(received) / (megabytes * 1e6) if received else 1.0
             for ws in clients:
                 ws.transport.abort()
             for task in readers:
                 task.cancel()
-            return megabytes / (end - start), cpu, delivered
+        fanout = stats.get("fanout", float("nan")) / megabytes
+        return megabytes / (end - start), cpu, delivered, fanout, own
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -152,7 +162,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         go.touch()
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
-        async with serve(command) as (port, _):
+        async with serve(command) as (port, _, _):
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
@@ -183,43 +193,62 @@ def spread(values: list[float]) -> str:
     return f"{min(values):.2f}-{max(values):.2f}"
 
 
-async def main(megabytes: int, rounds: int, only: list[str], extras: bool) -> None:
+async def main(
+    megabytes: int, rounds: int, only: list[str], extras: bool, against: Path | None
+) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
         "real WebSocket connections reading everything (the stalled one never reads)"
     )
     rows = SCENARIOS[:1] + [row for row in SCENARIOS[1:] if not only or row[0] in only]
-    # The machine is shared: the scenarios are taken in turns (ABCABC, not AABBCC), so that a
-    # busy minute weighs on every scenario alike; ratios are taken within each round (against
-    # that round's own 0-watcher run), then the medians and the spread over rounds are printed.
-    rates: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    costs: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    ratios: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    shares: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    roots = [("this checkout", ROOT)] + ([("--against", against)] if against else [])
+    # The machine is shared: the scenarios are taken in turns (ABCABC, not AABBCC; with
+    # --against, each scenario runs on both servers back to back), so that a busy minute
+    # weighs on every scenario alike; ratios are taken within each round (against that
+    # round's own 0-watcher run of the same server); medians and min-max over rounds are shown.
+    keys = [(label, name) for label, _ in roots for name, _, _ in rows]
+    rates: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    costs: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    ratios: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    shares: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    fanouts: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    watching: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     for number in range(rounds):
         order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
         for name, count, stalled in order:
-            rate, cost, share = await agent_throughput(megabytes, count, stalled)
-            rates[name].append(rate)
-            shares[name].append(share)
-            costs[name].append(cost * 1000)
-        for name, _, _ in rows:
-            ratios[name].append(rates[name][-1] / rates[rows[0][0]][-1])
+            for label, root in roots if number % 2 == 0 else roots[::-1]:
+                rate, cost, share, fanout, own = await agent_throughput(
+                    megabytes, count, stalled, root=root
+                )
+                fanouts[label, name].append(fanout * 1000)
+                watching[label, name].append(own * 1000)
+                rates[label, name].append(rate)
+                costs[label, name].append(cost * 1000)
+                shares[label, name].append(share)
+        for label, name in keys:
+            ratios[label, name].append(rates[label, name][-1] / rates[label, rows[0][0]][-1])
     print(f"medians of {rounds} rounds; load average {_load()}")
-    print(
-        f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
-        f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}"
-    )
-    for name, _, _ in rows:
-        rate = statistics.median(rates[name])
-        # "as bytes": the median watcher's share of the output that reached it as output frames
-        # (the rest it got as snapshots, having fallen behind or been shed).
-        ratio = statistics.median(ratios[name])
-        cost = statistics.median(costs[name])
+    for label, root in roots:
+        if against:
+            print(f"{label}: {root}")
         print(
-            f"{name:<26}{rate:>11.1f}{ratio:>7.2f}{spread(ratios[name]):>15}"
-            f"{cost:>18.1f}{spread(costs[name]):>14}{statistics.median(shares[name]):>10.0%}"
+            f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
+            f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}{'watchers ms/MB':>16}"
         )
+        for name, _, _ in rows:
+            key = label, name
+            # "as bytes": the median watcher's share of the output that reached it as output
+            # frames (the rest it got as snapshots, having fallen behind or been shed);
+            # "fan-out": CPU time of the server's loop writing output to clients (its log);
+            # "watchers": CPU time of this process, where the watchers read.
+            print(
+                f"{name:<26}{statistics.median(rates[key]):>11.1f}"
+                f"{statistics.median(ratios[key]):>7.2f}{spread(ratios[key]):>15}"
+                f"{statistics.median(costs[key]):>18.1f}{spread(costs[key]):>14}"
+                f"{statistics.median(shares[key]):>10.0%}"
+                f"{statistics.median(fanouts[key]):>15.2f}"
+                f"{statistics.median(watching[key]):>16.1f}"
+            )
     if not extras:
         return
     elapsed, flood = await late_join(100)
@@ -303,7 +332,18 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-extras", action="store_true", help="skip the late-join and echo measurements"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another checkout whose server runs in the same rounds (e.g. the code before a change)",
+    )
     arguments = parser.parse_args()
     asyncio.run(
-        main(arguments.megabytes, arguments.rounds, arguments.only, not arguments.no_extras)
+        main(
+            arguments.megabytes,
+            arguments.rounds,
+            arguments.only,
+            not arguments.no_extras,
+            arguments.against,
+        )
     )

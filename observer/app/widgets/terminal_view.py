@@ -168,10 +168,12 @@ class TerminalView(Widget, can_focus=True):
         if self._whole or old != window or self.back:
             self.refresh()
         else:
+            # Dirty rows are screen rows; the window counts lines of history + screen.
+            history = self._history
             regions = [
-                Region(0, window.pad_top + row - window.first, self.size.width, 1)
+                Region(0, window.pad_top + history + row - window.first, self.size.width, 1)
                 for row in self._pending
-                if window.first <= row < window.first + window.count
+                if window.first <= history + row < window.first + window.count
             ]
             if regions:
                 self.refresh(*regions)

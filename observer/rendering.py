@@ -207,6 +207,9 @@ def cells_to_segments(
     segments: list[Segment] = []
     run: list[str] = []
     run_key: StyleKey | None = None
+    # pyte's cells have no ``dim``: a failed attribute lookup per cell costs more than the rest
+    # of the loop, so look once per row.
+    has_dim = bool(cells) and hasattr(cells[0], "dim")
     for x, cell in enumerate(cells):
         data = cell.data
         if not data:
@@ -215,7 +218,7 @@ def cells_to_segments(
             cell.fg,
             cell.bg,
             cell.bold,
-            bool(getattr(cell, "dim", False)),
+            bool(getattr(cell, "dim", False)) if has_dim else False,
             cell.italics,
             cell.underscore,
             cell.strikethrough,

@@ -9,9 +9,10 @@ Rules from DESIGN.md ("Rendering"):
   driver → app → focused widget → socket, one turn per hop, and must leave before parsing resumes;
 - when the client is more than about 200 ms behind, ask the endpoint for a snapshot (``resync``)
   and skip the buffered output until it arrives, instead of parsing it all: client work is then
-  bounded by the frame rate, not by the agent's output rate. "Behind" is judged two ways: the
-  output already waiting in the source would take longer than that to parse at the measured rate,
-  or the client has been working through buffered events without a pause for that long.
+  bounded by the frame rate, not by the agent's output rate. "Behind" means: the output already
+  waiting in the source would take longer than that to parse at the measured rate; for a source
+  that cannot tell how much it holds, the client has been working through buffered events
+  without a pause for that long.
 """
 
 from __future__ import annotations
@@ -106,10 +107,20 @@ class Pump:
         self.clock, self.notice, self.control = clock, notice, control
         self.catch_up = CatchUp()
         self._slice_started = time.perf_counter()
+        self._measures_backlog = hasattr(session.source, "backlog")
 
     def _waiting(self) -> int:
         # Optional on a source: bytes of output it holds that were not yet handed over.
         return int(getattr(self.session.source, "backlog", 0) or 0)
+
+    def _behind(self, busy: bool) -> bool:
+        if self.catch_up.resyncing:
+            return False
+        if not self._measures_backlog:
+            return busy
+        # The backlog says how far behind we are; time spent busy does not: near the end of a
+        # flood, finishing a short tail is quicker than waiting for another snapshot.
+        return self.catch_up.backlog_too_big(self._waiting())
 
     async def _yield_if_due(self) -> None:
         if time.perf_counter() - self._slice_started >= TIME_SLICE:
@@ -135,8 +146,7 @@ class Pump:
             got = time.perf_counter()
             if got - asked > BUFFERED:
                 self._slice_started = got  # we waited: the UI had its turn
-            busy = catch_up.arrived(asked, got)
-            if not catch_up.resyncing and (busy or catch_up.backlog_too_big(self._waiting())):
+            if self._behind(catch_up.arrived(asked, got)):
                 await self._resync()
             await self._handle(event)
             await self._yield_if_due()

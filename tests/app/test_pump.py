@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from observer.app.pump import CatchUp
-from observer.protocol.events import OutputReceived, SnapshotReceived
+import asyncio
+from collections.abc import AsyncIterator
+
+from observer.app.pump import CatchUp, pump
+from observer.app.session import LiveSession, Notice
+from observer.app.source import SourceEvent
+from observer.protocol.events import (
+    Capabilities,
+    OutputReceived,
+    SessionStarted,
+    SnapshotReceived,
+)
+from observer.terminal import TerminalModel
 
 OUT = OutputReceived(b"x", 0)
 SNAP = SnapshotReceived(b"", 80, 24, 0, gap=False)
@@ -32,3 +43,106 @@ def test_output_is_skipped_only_until_the_snapshot_arrives() -> None:
 
 def test_nothing_is_skipped_when_no_resync_was_asked() -> None:
     assert not CatchUp().skips(OUT)
+
+
+class BackloggedSource:
+    """A source that reports ``backlog`` buffered bytes and answers ``resync`` with a snapshot.
+
+    Stands in for a connection so the pump's rules can be checked event by event; the same rules
+    against a real server and PTY are in ``test_flood.py``.
+    """
+
+    label = "backlogged"
+    recording = None
+    capabilities = Capabilities(snapshot=True, resume=True, control=True, resize=True)
+
+    def __init__(
+        self, steps: list[SourceEvent], backlog: int = 0, *, can_resync: bool = True
+    ) -> None:
+        self.steps = steps
+        self.backlog = backlog
+        self.can_resync = can_resync
+        self.resyncs = 0
+
+    async def events(self) -> AsyncIterator[SourceEvent]:
+        for step in self.steps:
+            if isinstance(step, SnapshotReceived):
+                self.backlog = 0  # the server dropped what it had queued
+            yield step
+
+    async def request_resync(self) -> bool:
+        self.resyncs += 1
+        return self.can_resync
+
+    async def send_input(self, data: bytes) -> None:
+        pass
+
+    async def request_control(self) -> None:
+        pass
+
+    async def release_control(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+async def run(session: LiveSession) -> list[Notice]:
+    told: list[Notice] = []
+    await pump(
+        session, clock=lambda: 0.0, notice=lambda s, n: told.append(n), control=lambda s: None
+    )
+    return told
+
+
+def snapshot_of(text: bytes, offset: int, gap: bool) -> SnapshotReceived:
+    model = TerminalModel(80, 24)
+    model.feed(text)
+    return SnapshotReceived(model.to_ansi().encode(), 80, 24, offset, gap)
+
+
+async def test_a_backlog_too_big_to_parse_in_time_is_skipped_for_a_snapshot() -> None:
+    steps: list[SourceEvent] = [
+        OutputReceived(b"stale output", 0),
+        OutputReceived(b"more stale output", 12),
+        snapshot_of(b"the current screen", 29, gap=True),
+        OutputReceived(b" and after it", 29),
+    ]
+    source = BackloggedSource(steps, backlog=1 << 30)
+    session = LiveSession(source)
+    told = await run(session)
+    assert source.resyncs == 1 and session.resyncs == 1
+    assert session.model.text()[0] == "the current screen and after it"
+    assert session.gaps == 0 and told == []  # nothing was lost in transit
+
+
+async def test_a_client_that_keeps_up_parses_everything_and_never_resyncs() -> None:
+    source = BackloggedSource([OutputReceived(b"all of it", 0)], backlog=100)
+    session = LiveSession(source)
+    await run(session)
+    assert source.resyncs == 0
+    assert session.model.text()[0] == "all of it"
+
+
+async def test_a_reconnect_while_waiting_for_a_snapshot_asks_the_new_connection() -> None:
+    started = SessionStarted("t", "watch", 80, 24, 0, "none", 1, "")
+    steps: list[SourceEvent] = [OutputReceived(b"stale", 0), started]
+    source = BackloggedSource(steps, backlog=1 << 30)
+    await run(LiveSession(source))
+    assert source.resyncs == 2
+
+
+async def test_a_big_frame_is_parsed_in_slices_that_let_other_tasks_run() -> None:
+    data = b"".join(b"line %06d\r\n" % n for n in range(200_000))  # 2.2 MB: far over 8 ms
+    session = LiveSession(BackloggedSource([OutputReceived(data, 0)], can_resync=False))
+    seen: list[str] = []
+
+    async def look() -> None:
+        await asyncio.sleep(0)
+        seen.append("\n".join(session.model.text()))
+
+    looking = asyncio.create_task(look())
+    await run(session)
+    await looking
+    assert seen and "line 199999" not in seen[0]  # the other task ran before the frame was done
+    assert "line 199999" in session.model.text()

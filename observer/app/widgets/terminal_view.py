@@ -222,15 +222,17 @@ class TerminalView(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        blank = Style(bgcolor=self.rich_style.bgcolor)
-        window = self._layout()
+        # The window of the last frame: rows are drawn where that frame's refresh expects them
+        # (and working it out again for each of 40 rows is a measurable part of a frame).
+        window = self._window if self._window is not None else self._layout()
         if self.back and y == self.size.height - 1:
             return self._indicator(width)
         index = y - window.pad_top
         if index < 0 or index >= window.count:
-            return Strip.blank(width, blank)
+            return Strip.blank(width, self._blank())
         strip = self._line(window.first + index)
         if window.left < 0:
+            blank = self._blank()
             pad = -window.left
             return Strip.join(
                 [
@@ -240,6 +242,9 @@ class TerminalView(Widget, can_focus=True):
                 ]
             )
         return strip.crop(window.left, window.left + width)
+
+    def _blank(self) -> Style:
+        return Style(bgcolor=self.rich_style.bgcolor)
 
     def _line(self, virtual: int) -> Strip:
         model = self.session.model

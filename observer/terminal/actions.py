@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pyte.screens import Char
-
 from observer.terminal import csi
-from observer.terminal.cells import BLANK
+from observer.terminal.cells import BLANK, Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import apply_sgr
 
@@ -108,7 +106,7 @@ class ActionCompiler:
                 screen.cursor.attrs = pen
 
             return absolute
-        memo: dict[Char, Char] = {}
+        memo: dict[Cell, Cell] = {}
 
         def relative() -> None:
             old = screen.cursor.attrs

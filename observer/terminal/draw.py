@@ -6,11 +6,11 @@ import re
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Char
 
 from observer.terminal.cells import (
     BLANK,
     PAD,
+    Cell,
     CellCache,
     Grid,
     WrappedLine,
@@ -41,10 +41,10 @@ class DrawMixin(EditMixin):
     grid: Grid
     last_char: str
     wide_seen: bool  # once a wide character was drawn, seams must be mended
-    _caches: dict[Char, CellCache]
-    _pen: Char | None
+    _caches: dict[Cell, CellCache]
+    _pen: Cell | None
     _pen_cells: CellCache
-    _pen_runs: dict[str, tuple[Char, ...]]
+    _pen_runs: dict[str, tuple[Cell, ...]]
     _narrow: set[str]
 
     def _cells(self) -> CellCache:
@@ -59,7 +59,7 @@ class DrawMixin(EditMixin):
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
         return cache
 
-    def run(self, data: str) -> tuple[Char, ...]:
+    def run(self, data: str) -> tuple[Cell, ...]:
         """The cells of a run of narrow text in the current pen; short runs are cached."""
         attrs = self.cursor.attrs
         if attrs is not self._pen:

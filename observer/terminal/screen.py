@@ -65,7 +65,8 @@ class VTScreen(ReportsMixin):
         self.wide_seen = False
         self.dirty_all = False
         self._blanks: dict[str, Cell] = {}
-        self._caches: dict[Cell, CellCache] = {}
+        self._caches: dict[int, CellCache] = {}  # by id of the pen
+        self._pens: dict[Cell, Cell] = {}  # interned pens
         self._pen: Cell | None = None
         self._pen_cells = CellCache(BLANK)
         self._pen_runs = self._pen_cells.runs

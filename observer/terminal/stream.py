@@ -130,9 +130,9 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
                         and irm not in screen.mode
                     ):
                         # The hot path, inlined: narrow text that fits in the row.
-                        cells = None
-                        if cursor.attrs is screen._pen:
-                            cells = screen._pen_runs.get(data)
+                        if cursor.attrs is not screen._pen:
+                            screen._cells()
+                        cells = screen._pen_runs.get(data)
                         screen.grid[cursor.y][x:end] = cells or screen.run(data)
                         cursor.x = end
                         screen.dirty.add(cursor.y)

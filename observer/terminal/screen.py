@@ -18,6 +18,7 @@ from observer.terminal.cells import (
     Grid,
     Line,
     VTCursor,
+    WrappedLine,
     blank_grid,
     fit,
     thawed,
@@ -285,9 +286,21 @@ class VTScreen(ReportsMixin):
         self.dirty.update(range(self.lines))
 
     def newline(self) -> None:
-        """CR LF in one step (the most frequent pair of controls)."""
-        self.cursor.x = 0
-        self.index()
+        """CR LF in one step (the most frequent pair of controls): :meth:`index` inlined
+        for a screen without margins."""
+        cursor = self.cursor
+        cursor.x = 0
+        if self.margins is not None:
+            self.index()
+            return
+        grid, y = self.grid, cursor.y
+        if type(grid[y]) is WrappedLine:
+            grid[y] = list(grid[y])  # an explicit line feed ends the logical line
+        bottom = self.lines - 1
+        if y < bottom:
+            cursor.y = y + 1
+        elif y == bottom:
+            self._scroll_up(0, bottom, 1, keep=True)
 
     def next_line(self) -> None:
         """NEL (``ESC E``): carriage return and index."""

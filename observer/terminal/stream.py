@@ -47,8 +47,8 @@ _ESCAPE_PARTIAL = re.compile(r"\x1b[ -/]*\Z")
 _CSI_END = re.compile(r"[@-~\x1b\x18\x1a]")
 
 
-#: Longest token kept in the cache of tokens seen before.
-_KNOWN_MAX = 64
+#: Longest token kept in the cache of tokens seen before (64 without escape sequences).
+_KNOWN_MAX = 256
 #: A token seen before: the action before its text, the text's length, the pen it was drawn
 #: in, its cells in that pen, its last character and the action after it.
 _Known = tuple[
@@ -131,8 +131,11 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
                 kind = m.lastindex
                 if kind == 3:
                     token = m.group()
-                    # Long tokens (a log line) seldom repeat: not worth a lookup.
-                    known = tokens.get(token) if len(token) <= _KNOWN_MAX else None
+                    # Long plain text (a log line) seldom repeats: not worth a lookup; a
+                    # long coloured token (a separator line, a status line) often does.
+                    size = len(token)
+                    remember = size <= 64 or (size <= _KNOWN_MAX and ESC in token)
+                    known = tokens.get(token) if remember else None
                     if known is not None:
                         # The hottest path: a token seen before, its cells ready.
                         first, size, pen, cells, last, then = known
@@ -186,7 +189,7 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
                         screen.last_char = data[-1]
                         if after and then is None:
                             then = chains.get(after) or self._chain(after)
-                        if len(token) <= _KNOWN_MAX:
+                        if remember:
                             if len(tokens) >= MAX_CACHED:
                                 tokens.clear()
                             pen = cursor.attrs

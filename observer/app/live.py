@@ -65,6 +65,11 @@ class ConnectionSource:
         session = self.connection.session
         return session.capabilities if session is not None else _ALL
 
+    @property
+    def backlog(self) -> int:
+        """Bytes of output the connection holds that :meth:`events` has not yielded yet."""
+        return self.connection.backlog
+
     async def events(self) -> AsyncIterator[SourceEvent]:
         """The connection's events in the app's terms."""
         async for event in self.connection.events():
@@ -88,9 +93,8 @@ class ConnectionSource:
         if now - self._last_latency < LATENCY_EVERY:
             return None
         self._last_latency = now
-        websocket = getattr(self.connection, "_websocket", None)
-        latency = getattr(websocket, "latency", 0.0)
-        return LatencyMeasured(float(latency)) if latency else None
+        latency = self.connection.latency
+        return LatencyMeasured(latency) if latency else None
 
     def _record(self, event: object) -> None:
         if isinstance(event, SessionStarted):

@@ -32,7 +32,18 @@ SPACING = 5.0
 BUDGET = 128 * 1024
 """Bytes of output between keyframes, at first (a seek feeds at most about this much)."""
 LIMIT = 400
-"""Most keyframes kept; beyond it every other one is dropped and the spacing doubles."""
+"""Most keyframes kept (fewer for large screens, see :data:`MEMORY`)."""
+MEMORY = 64 * 1024 * 1024
+"""Rough bound on the keyframes' own memory: a keyframe holds references to every cell of the
+screen and of the saved main/alternate screen (8 bytes each on 64-bit CPython; the cells themselves
+are shared with the model), so a 300x100 terminal keeps fewer keyframes than an 80x24 one."""
+MIN_LIMIT = 16
+
+
+def limit_for(cols: int, rows: int) -> int:
+    """How many keyframes of a ``cols`` x ``rows`` screen fit in :data:`MEMORY` (16..400)."""
+    per_keyframe = 2 * rows * (56 + 8 * cols) + 1024
+    return max(MIN_LIMIT, min(LIMIT, MEMORY // per_keyframe))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +106,8 @@ class KeyframeIndex:
         timeline: The recording (may still be loading).
         spacing: Seconds of stream between keyframes, at first.
         budget: Bytes of output between keyframes, at first.
-        limit: Most keyframes kept (at least 2).
+        limit: Most keyframes kept (at least 2); by default what fits in :data:`MEMORY` for the
+            recording's starting size, at most :data:`LIMIT`.
     """
 
     def __init__(
@@ -104,8 +116,10 @@ class KeyframeIndex:
         *,
         spacing: float = SPACING,
         budget: int = BUDGET,
-        limit: int = LIMIT,
+        limit: int | None = None,
     ) -> None:
+        if limit is None:
+            limit = limit_for(timeline.cols, timeline.rows)
         if limit < 2:
             raise ValueError("keep at least 2 keyframes")
         self.timeline = timeline

@@ -9,23 +9,72 @@ the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
 from __future__ import annotations
 
 import asyncio
+import struct
+import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
+
+from websockets.protocol import State
 
 from observer.protocol.arbiter import ServerConnection
 
 Message = str | bytes
 
 MAX_BATCH = 256 * 1024
-RESYNC_RETRY = 0.05
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
+RESYNC_RETRY = 0.05
+FANOUT_SHARE = 0.25
+"""Share of the event loop's time that writing output to clients may take."""
+FANOUT_WINDOW = 0.1
+
+
+class Transport(Protocol):
+    """The part of an asyncio transport the direct path uses."""
+
+    def write(self, data: bytes) -> None: ...
+    def is_closing(self) -> bool: ...
+
+
+class WireProtocol(Protocol):
+    """The part of websockets' sans-I/O protocol the direct path checks."""
+
+    @property
+    def state(self) -> State: ...
+    @property
+    def extensions(self) -> Sequence[object]: ...
 
 
 class Socket(Protocol):
-    """The part of a websockets connection the writer uses."""
+    """The part of a websockets connection the client uses."""
 
     async def send(self, message: Message) -> None: ...
+    @property
+    def transport(self) -> Transport: ...
+    @property
+    def protocol(self) -> WireProtocol: ...
+    @property
+    def paused(self) -> bool: ...
+
+
+def wire_frame(message: Message) -> bytes:
+    """The WebSocket frame a server sends for ``message``, built once for every client.
+
+    RFC 6455 section 5.2: FIN set, opcode 1 (text, UTF-8) or 2 (binary), no mask from a server,
+    the payload length in 7 bits, or 126 + 16 bits, or 127 + 64 bits.
+    """
+    if isinstance(message, str):
+        payload, opcode = message.encode(), 0x81
+    else:
+        payload, opcode = message, 0x82
+    length = len(payload)
+    if length < 126:
+        head = struct.pack("!BB", opcode, length)
+    elif length < 65536:
+        head = struct.pack("!BBH", opcode, 126, length)
+    else:
+        head = struct.pack("!BBQ", opcode, 127, length)
+    return head + payload
 
 
 class Client:
@@ -59,6 +108,33 @@ class Client:
         self._wakeup = asyncio.Event()
         self.last_resync = float("-inf")
         """``time.monotonic()`` of the last snapshot sent after an overflow."""
+        # A compressed connection needs a frame of its own (per-connection deflate context).
+        self._direct = not socket.protocol.extensions
+        self.direct_writes = 0
+        """Frames written straight to the socket (not through the queue)."""
+        self.shed = False
+        """Dropped to snapshots because the fan-out took too much of the server's time."""
+
+    def deliver(self, message: Message, frame: bytes) -> None:
+        """Send ``message``, whose :func:`wire_frame` is ``frame``, in stream order.
+
+        Straight to the socket when nothing is queued ahead and the socket takes it now (open,
+        not paused by flow control, so its buffer is below websockets' high-water mark);
+        otherwise through the bounded queue, exactly like :meth:`push`.
+        """
+        socket = self.socket
+        if (
+            self._direct
+            and not self._queue
+            and not self.overflowed
+            and not socket.paused
+            and socket.protocol.state is State.OPEN
+            and not socket.transport.is_closing()
+        ):
+            socket.transport.write(frame)
+            self.direct_writes += 1
+        else:
+            self.push(message)
 
     def push(self, message: Message) -> None:
         """Queue ``message``; past the limit, drop the whole backlog and mark the client overflowed."""
@@ -70,6 +146,21 @@ class Client:
             self.drop_backlog()
             self.overflowed = True
             self.overflows += 1
+        self._wakeup.set()
+
+    def shed_backlog(self) -> None:
+        """Stop sending this client every byte: drop its backlog, send a snapshot later.
+
+        Called when writing output to all clients takes more than :data:`FANOUT_SHARE` of the
+        server's time (see :class:`FanoutBudget`); the client then catches up by snapshot, like
+        a client that fell behind on its own.
+        """
+        if self.overflowed:
+            return
+        self.drop_backlog()
+        self.overflowed = True
+        self.overflows += 1
+        self.shed = True
         self._wakeup.set()
 
     def push_unbounded(self, message: Message) -> None:
@@ -118,3 +209,46 @@ class Client:
             parts.append(chunk)
             size += len(chunk)
         return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+class FanoutBudget:
+    """How much of the server's time writing output to clients may take.
+
+    Every byte written to N sockets is copied N times by the kernel: with a hundred watchers on a
+    small machine that alone can take the CPU the agent needs. The session times each fan-out
+    (:meth:`spend`); when over a window of :data:`FANOUT_WINDOW` seconds (or more) it took more
+    than :data:`FANOUT_SHARE` of the time, :meth:`spend` answers True and the session sheds its
+    clients to snapshots (at most one a second each) until the flood ebbs.
+
+    Args:
+        share: the fraction of wall time the fan-out may take.
+        window: the shortest stretch of time over which the share is measured.
+        clock: seconds, monotonic (a parameter for tests).
+    """
+
+    def __init__(
+        self,
+        share: float = FANOUT_SHARE,
+        window: float = FANOUT_WINDOW,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.share = share
+        self.window = window
+        self._clock = clock
+        self._start = clock()
+        self._spent = 0.0
+        self.exceeded = 0
+        """How many times the budget was exceeded."""
+
+    def spend(self, seconds: float) -> bool:
+        """Count ``seconds`` of fan-out; True if that exceeds the budget (a new window starts)."""
+        now = self._clock()
+        self._spent += seconds
+        elapsed = now - self._start
+        over = self._spent > self.share * max(elapsed, self.window)
+        if over or elapsed >= self.window:
+            self._start = now
+            self._spent = 0.0
+        if over:
+            self.exceeded += 1
+        return over

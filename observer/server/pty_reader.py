@@ -3,8 +3,11 @@
 A Linux PTY buffers only about 20 KiB of output. Read from the event loop, the agent blocks
 whenever one loop iteration takes long, and with 100 watchers an iteration (100 socket sends)
 takes milliseconds. This thread spends its life in ``poll``/``read`` (both release the GIL),
-collects what it read and hands it to the loop in one callback per batch (at most one batch
-every 2 ms while output streams; small output such as an echo at once). The loop takes the batch whenever it
+collects what it read and hands it to the loop in one callback per batch (small output such as
+an echo at once; while output streams, at most one batch every :attr:`PtyReader.interval`, which
+the session lengthens with the number of clients: the fan-out costs per batch and per client,
+not per byte, so larger batches under load keep the loop's share of the CPU, and of the GIL the
+thread needs after each read, small). The loop takes the batch whenever it
 gets to it; the thread keeps reading meanwhile, up to ``limit`` bytes not yet
 taken (then it pauses, which only happens if the loop is stuck).
 """
@@ -20,7 +23,15 @@ from collections.abc import Callable
 
 READ_SIZE = 256 * 1024
 BATCH_INTERVAL = 0.002
+MAX_INTERVAL = 0.016
+"""A streaming batch is never held longer than this (about one frame of a 60 Hz display)."""
+PER_CLIENT_INTERVAL = 0.0001
 SMALL_BATCH = 2048
+
+
+def batch_interval(clients: int) -> float:
+    """How long a streaming batch may collect before it goes to ``clients`` clients."""
+    return min(MAX_INTERVAL, max(BATCH_INTERVAL, clients * PER_CLIENT_INTERVAL))
 
 
 class PtyReader:
@@ -54,6 +65,8 @@ class PtyReader:
         self._eof = False
         self._last_delivery = float("-inf")
         self._last_size = 0
+        self.interval = BATCH_INTERVAL
+        """Least time between two streaming batches (echoes and other small output go at once)."""
         self._stopping = threading.Event()
         self._room = threading.Event()
         self._room.set()
@@ -106,10 +119,10 @@ class PtyReader:
 
     def _deliver(self, force: bool = False) -> None:
         # Echoes and other small output go out at once; a stream (the last batch was large) is
-        # handed over at most every BATCH_INTERVAL, so that each client gets fewer, larger
+        # handed over at most every `interval`, so that each client gets fewer, larger
         # frames: with many watchers the cost is per send, not per byte.
         now = time.monotonic()
-        wait = self._last_delivery + BATCH_INTERVAL - now
+        wait = self._last_delivery + self.interval - now
         if wait > 0 and self._last_size >= SMALL_BATCH and not force:
             self._loop.call_later(wait, self._deliver)
             return

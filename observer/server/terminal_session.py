@@ -21,9 +21,9 @@ from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import Client
+from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
 from observer.server.pty_process import PtyProcess
-from observer.server.pty_reader import PtyReader
+from observer.server.pty_reader import PtyReader, batch_interval
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
 
@@ -81,6 +81,7 @@ class TerminalSession:
         self._writing = False
         self._model_version = 0
         self._snapshot_cache: tuple[int, str] | None = None
+        self.fanout = FanoutBudget()
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
@@ -101,8 +102,15 @@ class TerminalSession:
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
-        for client in self.clients:
-            client.push(data)
+        began = time.perf_counter()
+        for start in range(0, len(data), MAX_BATCH):
+            piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
+            frame = wire_frame(piece)  # built once, written to every client that keeps up
+            for client in self.clients:
+                client.deliver(piece, frame)
+        if self.clients and self.fanout.spend(time.perf_counter() - began):
+            for client in self.clients:
+                client.shed_backlog()
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -160,8 +168,9 @@ class TerminalSession:
     def broadcast(self, frame: frames.ServerFrame) -> None:
         """Queue ``frame`` for every client, in stream order."""
         message = frames.encode(frame)
+        wire = wire_frame(message)
         for client in self.clients:
-            client.push(message)
+            client.deliver(message, wire)
 
     def broadcast_control(self) -> None:
         """Tell every client who holds control, each from its own point of view."""
@@ -204,12 +213,14 @@ class TerminalSession:
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
         self.clients.append(client)
+        self._reader.interval = batch_interval(len(self.clients))
         self.broadcast(frames.Presence(len(self.clients)))
 
     def leave(self, client: Client) -> None:
         """Forget a client that went away and tell the others how many remain."""
         if client in self.clients:
             self.clients.remove(client)
+            self._reader.interval = batch_interval(len(self.clients))
             self.broadcast(frames.Presence(len(self.clients)))
 
     def resync(self, client: Client) -> None:
@@ -224,14 +235,15 @@ class TerminalSession:
     def resync_after_overflow(self, client: Client) -> bool:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
-        During a flood (the model is skipping), a client that lags gets at most one snapshot per
-        ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
+        During a flood (the model is skipping) or after the fan-out went over its budget, a client
+        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
         again fall behind on. Returns False when it must wait.
         """
         now = time.monotonic()
-        if self.flooding and now - client.last_resync < RESYNC_INTERVAL:
+        if (self.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
             return False
         client.last_resync = now
+        client.shed = False
         self.resync(client)
         client.push_unbounded(frames.encode(frames.Control(client.connection.holder)))
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))

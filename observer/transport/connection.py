@@ -44,7 +44,7 @@ from observer.protocol.adapters import (
     guess_protocol,
     offered_subprotocols,
 )
-from observer.protocol.events import ControlChanged, Exited, Mode
+from observer.protocol.events import ControlChanged, Exited, Mode, OutputReceived
 from observer.secrets import Secret
 from observer.transport.events import (
     Connected,
@@ -59,6 +59,9 @@ from observer.transport.safety import RedactingLogger, check_token
 from observer.transport.settings import Backoff, ConnectionSettings
 
 log = logging.getLogger("observer.transport")
+
+RECEIVE_SLICE = 0.002
+"""Seconds the receive loop may decode buffered messages before it lets other tasks run."""
 
 
 class Connection:
@@ -93,6 +96,7 @@ class Connection:
         self._session: ClientSession | None = None
         self._websocket: ClientConnection | None = None
         self._queue: asyncio.Queue[ConnectionEvent | BaseException | None] = asyncio.Queue(256)
+        self._backlog = 0
         self._closing = False
         self._attempt = 0
         self._connections = 0
@@ -121,6 +125,15 @@ class Connection:
         websocket = self._websocket
         return float(websocket.latency) if websocket is not None else None
 
+    @property
+    def backlog(self) -> int:
+        """Bytes of output received and decoded but not yet taken from :meth:`events`.
+
+        A consumer that parses slower than the agent writes compares this with its own speed to
+        decide it is too far behind and should :meth:`resync` rather than parse it all.
+        """
+        return self._backlog
+
     async def events(self) -> AsyncIterator[ConnectionEvent]:
         """Connect and yield events until the session ends, :meth:`close`, or a fatal error.
 
@@ -137,6 +150,8 @@ class Connection:
                     return
                 if isinstance(item, BaseException):
                     raise item
+                if isinstance(item, OutputReceived):
+                    self._backlog -= len(item.data)
                 yield item
         finally:
             self._closing = True
@@ -331,10 +346,18 @@ class Connection:
         try:
             for message in session.opening_messages():
                 await websocket.send(message)
+            slice_started = time.perf_counter()
             async for message in websocket:
                 for event in session.receive(message):
                     exited = exited or isinstance(event, Exited)
+                    if isinstance(event, OutputReceived):
+                        self._backlog += len(event.data)
                     await self._queue.put(event)
+                # recv() returns buffered messages without yielding: under a flood this loop
+                # would keep the event loop (and the UI) until the queue is full.
+                if time.perf_counter() - slice_started >= RECEIVE_SLICE:
+                    await asyncio.sleep(0)
+                    slice_started = time.perf_counter()
         except ConnectionClosed:
             pass
         finally:

@@ -234,3 +234,19 @@ async def test_the_idle_limit_shortens_long_pauses(tmp_path: Path, idle_limit: f
     cast = write_cast(tmp_path / "c.cast", events)
     async with replaying(cast, idle_limit=idle_limit) as (_pilot, replay, _clock):
         assert replay.timeline.duration == 2.0
+
+
+async def test_a_recording_made_by_asciinema_rec_replays_in_the_app(tmp_path: Path) -> None:
+    from tests.shells.test_render_cli import asciinema_rec
+
+    cast = tmp_path / "rec.cast"
+    command = "printf 'hello\\n'; sleep 0.3; printf '\\033[1;32mgreen\\033[0m world\\n'"
+    asciinema_rec(cast, command, cols=30, rows=5)
+    async with replaying(cast) as (pilot, replay, _):
+        await pilot.press("shift+right")
+        assert replay.player.model.text()[:2] == ["hello", "green world"]
+        await pilot.press("slash", *"green", "enter")
+        await wait_for(pilot, lambda: not replay.searching)
+        assert len(replay.matches) == 1
+        assert replay.player.model.text()[1] == "green world"
+        assert replay.matches[0].time > 0.2

@@ -76,11 +76,13 @@ async def drain(ws: ClientConnection) -> None:
             pass
 
 
-async def raw_reader(port: int) -> asyncio.Task[None]:
+async def raw_reader(port: int, received: list[int]) -> asyncio.Task[None]:
     """A watcher that upgrades like any client, then reads and discards bytes in bulk.
 
     It costs this process far less than a full client, so that on a small machine the benchmark
-    measures the server's fan-out rather than the clients' parsing.
+    measures the server's fan-out rather than the clients' parsing. Appends a counter of the
+    bytes it reads to ``received`` (frames and all: output the server dropped for a snapshot
+    shows as a count below the agent's).
     """
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     query = NativeClientSession().query("default")
@@ -92,10 +94,13 @@ async def raw_reader(port: int) -> asyncio.Task[None]:
     status = await reader.readline()
     assert b" 101 " in status, status
 
+    slot = len(received)
+    received.append(0)
+
     async def read_all() -> None:
         with contextlib.suppress(ConnectionError):
-            while await reader.read(1 << 20):
-                pass
+            while data := await reader.read(1 << 20):
+                received[slot] += len(data)
         writer.close()
 
     return asyncio.create_task(read_all())
@@ -109,19 +114,21 @@ def cpu_seconds(pid: int) -> float:
 
 async def agent_throughput(
     megabytes: int, watchers: int, stalled: bool, full_clients: bool = False
-) -> tuple[float, float]:
-    """MB/s the agent achieved writing ``megabytes`` MB while watched, and the server's CPU
-    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate)."""
+) -> tuple[float, float, float]:
+    """MB/s the agent achieved writing ``megabytes`` MB while watched, the server's CPU
+    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), and the
+    median share of the output the reading watchers received as bytes rather than snapshots."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
         async with serve(command) as (port, pid):
             clients: list[ClientConnection] = []
+            received: list[int] = []
             if full_clients:
                 clients = [await watcher(port) for _ in range(watchers)]
                 readers = [asyncio.create_task(drain(ws)) for ws in clients]
             else:
-                readers = [await raw_reader(port) for _ in range(watchers)]
+                readers = [await raw_reader(port, received) for _ in range(watchers)]
             if stalled:
                 clients.append(await watcher(port, stalled=True))
             cpu_before = cpu_seconds(pid)
@@ -129,11 +136,14 @@ async def agent_throughput(
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
             start, end = map(float, result.read_text().split())
+            cpu = (cpu_seconds(pid) - cpu_before) / megabytes
+            await asyncio.sleep(0.2)  # what was already sent arrives
+            delivered = statistics.median(received) / (megabytes * 1e6) if received else 1.0
             for ws in clients:
                 ws.transport.abort()
             for task in readers:
                 task.cancel()
-            return megabytes / (end - start), (cpu_seconds(pid) - cpu_before) / megabytes
+            return megabytes / (end - start), cpu, delivered
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -159,28 +169,59 @@ async def late_join(megabytes: int) -> tuple[float, float]:
             return elapsed, end - start
 
 
-async def main(megabytes: int, rounds: int) -> None:
+SCENARIOS = [
+    ("0 watchers", 0, False),
+    ("10 watchers", 10, False),
+    ("100 watchers", 100, False),
+    ("1 stalled watcher", 0, True),
+    ("100 watchers + 1 stalled", 100, True),
+]
+
+
+def spread(values: list[float]) -> str:
+    """``min–max`` of a list of figures, as text."""
+    return f"{min(values):.2f}-{max(values):.2f}"
+
+
+async def main(megabytes: int, rounds: int, only: list[str], extras: bool) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
         "real WebSocket connections reading everything (the stalled one never reads)"
     )
-    rows = [("0 watchers", 0, False), ("10 watchers", 10, False), ("100 watchers", 100, False)]
-    rows += [("1 stalled watcher", 0, True), ("100 watchers + 1 stalled", 100, True)]
-    # The machine is shared: run the scenarios in rounds and keep each one's median.
+    rows = SCENARIOS[:1] + [row for row in SCENARIOS[1:] if not only or row[0] in only]
+    # The machine is shared: the scenarios are taken in turns (ABCABC, not AABBCC), so that a
+    # busy minute weighs on every scenario alike; ratios are taken within each round (against
+    # that round's own 0-watcher run), then the medians and the spread over rounds are printed.
     rates: dict[str, list[float]] = {name: [] for name, _, _ in rows}
     costs: dict[str, list[float]] = {name: [] for name, _, _ in rows}
-    for _ in range(rounds):
-        for name, count, stalled in rows:
-            rate, cost = await agent_throughput(megabytes, count, stalled)
+    ratios: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    shares: dict[str, list[float]] = {name: [] for name, _, _ in rows}
+    for number in range(rounds):
+        order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
+        for name, count, stalled in order:
+            rate, cost, share = await agent_throughput(megabytes, count, stalled)
             rates[name].append(rate)
-            costs[name].append(cost)
-    baseline = statistics.median(rates[rows[0][0]])
-    print(f"medians of {rounds} rounds")
-    print(f"{'scenario':<28}{'agent MB/s':>12}{'ratio':>8}{'server CPU ms/MB':>18}")
+            shares[name].append(share)
+            costs[name].append(cost * 1000)
+        for name, _, _ in rows:
+            ratios[name].append(rates[name][-1] / rates[rows[0][0]][-1])
+    print(f"medians of {rounds} rounds; load average {_load()}")
+    print(
+        f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
+        f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}"
+    )
     for name, _, _ in rows:
         rate = statistics.median(rates[name])
-        cost = statistics.median(costs[name]) * 1000
-        print(f"{name:<28}{rate:>12.1f}{rate / baseline:>8.2f}{cost:>18.1f}")
+        # "as bytes": the median watcher's share of the output that reached it as output frames
+        # (the rest it got as snapshots, having fallen behind or been shed).
+        ratio = statistics.median(ratios[name])
+        cost = statistics.median(costs[name])
+        print(
+            f"{name:<26}{rate:>11.1f}{ratio:>7.2f}{spread(ratios[name]):>15}"
+            f"{cost:>18.1f}{spread(costs[name]):>14}{statistics.median(shares[name]):>10.0%}"
+        )
+    if not extras:
+        return
     elapsed, flood = await late_join(100)
     replay = replay_seconds(100)
     print(f"late joiner after 100 MB: first full screen in {elapsed * 1000:.1f} ms")
@@ -188,6 +229,10 @@ async def main(megabytes: int, rounds: int) -> None:
     print(f"  (the agent took {flood:.2f} s to write them)")
     ours, bare = await echo_milliseconds()
     print(f"keystroke echo in control mode: {ours:.2f} ms (bare WebSocket echo: {bare:.2f} ms)")
+
+
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
@@ -247,6 +292,18 @@ def replay_seconds(megabytes: int) -> float:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--megabytes", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=[name for name, _, _ in SCENARIOS],
+        help="run this scenario (repeatable; the 0-watcher baseline always runs)",
+    )
+    parser.add_argument(
+        "--no-extras", action="store_true", help="skip the late-join and echo measurements"
+    )
     arguments = parser.parse_args()
-    asyncio.run(main(arguments.megabytes, arguments.rounds))
+    asyncio.run(
+        main(arguments.megabytes, arguments.rounds, arguments.only, not arguments.no_extras)
+    )

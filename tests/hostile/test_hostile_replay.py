@@ -182,3 +182,32 @@ async def test_the_dashboard_shows_hostile_sessions_as_text_only() -> None:
         assert app.is_running and app.return_code is None
     assert payloads.foreign_output(host_output()) == []
     assert all(source.sent == [] for source in sources)
+
+
+@pytest.mark.timeout(240)  # the keyframe index over 10,000 resizes takes ~20 s on a busy machine
+async def test_observer_replay_plays_the_hostile_recording_as_text_only(recording: Path) -> None:
+    """``observer replay``'s own screen (keyframes, seeking) over the hostile recording."""
+    from observer.app.screens.replay import ReplayScreen
+    from observer.app.screens.replay_app import ReplayApp
+
+    with open_cast(recording) as reader:
+        header = reader.header
+
+    def screen(palette: object) -> ReplayScreen:
+        return ReplayScreen(recording, header, palette, autoplay=False)  # type: ignore[arg-type]
+
+    CapturingDriver.written = []
+    app = ReplayApp(screen)
+    app.driver_class = CapturingDriver
+    async with app.run_test(size=(100, 32), headless=False) as pilot:
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await until(lambda: replay.index.done, "the keyframe index", timeout=180)
+        await pilot.press("shift+right", "shift+right")  # past the end: the last screen
+        text = replay.player.model.text()
+        assert text[:2] == [payloads.MARKUP.decode(), payloads.END.decode()]
+        await pilot.press("shift+left", "right", "left", "shift+right")  # seeking through it all
+        await pilot.resize_terminal(101, 32)
+        await until(lambda: payloads.END.decode() in host_output(), "the last screen on the host")
+        assert app.is_running and app.return_code is None
+    assert payloads.foreign_output(host_output()) == []

@@ -210,7 +210,7 @@ async def test_a_slow_link_never_slows_the_agent_and_loses_nothing_silently() ->
     )
     assert stream.lost == 0 and stream.duplicated == 0
     assert stream.mismatches(session.ring.since) == 0
-    assert agent_rate > 1_000_000  # the agent's own pace, not the link's
+    assert agent_rate > 3 * 100_000  # the agent keeps its own pace, far above the link's
 
 
 async def test_a_restarted_server_is_reconnected_and_the_loss_reported() -> None:

@@ -116,6 +116,7 @@ class ReplayScreen(Screen[None]):
         """Fraction of the recording searched so far (written by the search thread)."""
         self.skipped = 0
         self.pinned: int | None = None
+        self._status_key: tuple[str, str] = ("", "")
         """Events shown while paused after a step or a match (several events share a time)."""
 
     @property
@@ -214,7 +215,11 @@ class ReplayScreen(Screen[None]):
             matches=[m.time for m in self.matches],
             loaded=self.timeline.complete,
         )
-        self.query_one("#status", Static).update(self.status(now))
+        status = self.status(now)
+        key = (status.plain, self.app.theme)
+        if key != self._status_key:  # paused, nothing changes: do not re-render 30 times a second
+            self._status_key = key
+            self.query_one("#status", Static).update(status)
 
     def status(self, now: float) -> Text:
         """The status line: state, time / duration, speed, marker, search, loading."""

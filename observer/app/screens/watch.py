@@ -55,7 +55,9 @@ class WatchScreen(Screen[None]):
         return self.session.holder == "you"
 
     def compose(self) -> ComposeResult:
-        yield TerminalView(self.session, self.palette, id="terminal")
+        view = TerminalView(self.session, self.palette, id="terminal")
+        view.send_input = self._typed
+        yield view
         yield StatusBar(self.session, id="status")
 
     def on_mount(self) -> None:
@@ -153,9 +155,12 @@ class WatchScreen(Screen[None]):
     # -- input --------------------------------------------------------------------------------
 
     async def on_terminal_view_input_typed(self, message: TerminalView.InputTyped) -> None:
+        await self._typed(message.data)
+
+    async def _typed(self, data: bytes) -> None:
         if self.control:
             self.last_input = self._now()
-            await self.session.source.send_input(message.data)
+            await self.session.source.send_input(data)
 
     async def on_terminal_view_release_requested(self) -> None:
         await self.action_release_control()

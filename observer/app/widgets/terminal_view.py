@@ -11,7 +11,7 @@ bottom line then says how many new lines arrived and how to jump back to live.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -91,6 +91,12 @@ class TerminalView(Widget, can_focus=True):
         self.back = 0
         self.new_lines = 0
         self.frames = 0
+        self.send_input: Callable[[bytes], Awaitable[object]] | None = None
+        """Where typed bytes go directly (the watch screen sets it); else ``InputTyped`` is posted.
+
+        Sending from the key handler itself saves two trips through the message queues, each of
+        which waits for a turn of the event loop behind the parsing of a flood.
+        """
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
@@ -316,7 +322,11 @@ class TerminalView(Widget, can_focus=True):
             data = event.character.encode()
         else:
             data = encode_key(event.key, application_cursor=self.session.model.application_cursor)
-        if data:
+        if not data:
+            return
+        if self.send_input is not None:
+            await self.send_input(data)
+        else:
             self.post_message(self.InputTyped(data))
 
     def on_paste(self, event: events.Paste) -> None:

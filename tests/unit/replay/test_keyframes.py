@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -177,3 +178,29 @@ def test_keyframes_taken_mid_sequence_resume_the_parser_exactly(
         player.show(count)
         assert screen(player.model) == screen(screen_at(timeline, min(count, len(events))))
         assert player.model.title == screen_at(timeline, min(count, len(events))).title
+
+
+def test_large_screens_keep_fewer_keyframes_so_memory_stays_bounded() -> None:
+    from observer.replay.keyframes import LIMIT, MIN_LIMIT, limit_for
+
+    assert limit_for(80, 24) == LIMIT
+    assert MIN_LIMIT < limit_for(300, 100) < LIMIT
+    assert limit_for(1000, 1000) == MIN_LIMIT
+    assert KeyframeIndex(timeline_of([], cols=300, rows=100)).limit == limit_for(300, 100)
+
+
+@pytest.mark.slow
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8).map("".join), max_size=150
+    ),
+    st.lists(st.integers(min_value=0, max_value=150), min_size=1, max_size=12),
+)
+def test_many_random_streams_seek_exactly(chunks: list[str], counts: list[int]) -> None:
+    """The same property over many more and longer streams (run with ``-m slow``)."""
+    timeline = timeline_of([out(i * 0.3, c) for i, c in enumerate(chunks)], cols=16, rows=6)
+    player = Player(timeline, indexed(timeline, spacing=0.6, budget=16, limit=6))
+    for count in counts:
+        player.show(count)
+        assert screen(player.model) == screen(screen_at(timeline, min(count, len(chunks))))

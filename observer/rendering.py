@@ -45,7 +45,7 @@ PALETTE_CACHE_SIZE = 8
 
 
 class CellLike(Protocol):
-    """What a cell must offer (``observer.terminal.Cell`` is pyte's ``Char``)."""
+    """What a cell must offer (``observer.terminal.Cell``: pyte's ``Char`` fields plus ``dim``)."""
 
     @property
     def data(self) -> str: ...

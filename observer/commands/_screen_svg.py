@@ -47,12 +47,13 @@ def rich_color(name: str) -> str | None:
 
 
 @lru_cache(maxsize=4096)
-def _style(key: tuple[str, str, bool, bool, bool, bool, bool]) -> Style:
-    fg, bg, bold, italic, underline, strike, reverse = key
+def _style(key: tuple[str, str, bool, bool, bool, bool, bool, bool]) -> Style:
+    fg, bg, bold, dim, italic, underline, strike, reverse = key
     return Style(
         color=rich_color(fg),
         bgcolor=rich_color(bg),
         bold=bold or None,
+        dim=dim or None,  # Rich's SVG export blends a faint colour towards the background
         italic=italic or None,
         underline=underline or None,
         strike=strike or None,
@@ -66,6 +67,7 @@ def _cell_style(cell: Any, cursor: bool) -> Style:
             cell.fg,
             cell.bg,
             bool(cell.bold),
+            bool(getattr(cell, "dim", False)),
             bool(cell.italics),
             bool(cell.underscore),
             bool(cell.strikethrough),

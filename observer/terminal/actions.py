@@ -10,10 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pyte.screens import Char
-
 from observer.terminal import csi
-from observer.terminal.cells import BLANK
+from observer.terminal.cells import BLANK, Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import apply_sgr
 
@@ -25,6 +23,9 @@ MAX_CACHED = 4096
 Action = Callable[[], object]
 _CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
 _RESET = ((None,), (0,))
+#: Finals of simple CSIs that never change the pen (cursor moves, erases, scrolls), so an
+#: SGR after them in a run still starts from a pen known when the run was compiled.
+_PEN_NEUTRAL = frozenset("@ABCDEFGHIJKLMPSTXZ`adefg")
 
 
 def noop() -> None:
@@ -51,7 +52,7 @@ class ActionCompiler:
         if groups is None or inter or len(params) > MAX_SEQUENCE:
             return noop
         if final == "m" and not prefix:
-            return self._sgr([groups])
+            return self._sgr([groups])[0]
         if any(len(group) > 1 for group in groups):
             return noop  # sub-parameters mean nothing outside SGR
         handler = csi.TABLES.get(prefix, {}).get(final)
@@ -64,17 +65,26 @@ class ActionCompiler:
         SGRs are folded into one pen change."""
         actions: list[Action] = []
         pens: list[tuple[tuple[int | None, ...], ...]] = []
+        known: Cell | None = None  # the pen, when an earlier SGR here fixed it
         for part in _CHAIN_PART.finditer(chain):
             params, final = part.group(1), part.group(2)
             if final == "m":
                 pens.append(csi.parse_params(params) or ())
                 continue
             if pens:
-                actions.append(self._sgr(pens))
+                action, known = self._sgr(pens, known)
+                actions.append(action)
                 pens = []
-            actions.append(self._decode(params, "", final) if final else self.screen.newline)
+            if not final:
+                actions.append(self.screen.newline)
+                continue
+            if final not in _PEN_NEUTRAL:
+                known = None
+            key = part.group()
+            cached = self._cache.get(key)
+            actions.append(cached or self._compile(key, params, "", final))
         if pens:
-            actions.append(self._sgr(pens))
+            actions.append(self._sgr(pens, known)[0])
         action = actions[0] if len(actions) == 1 else self._sequence(actions)
         if len(chain) <= MAX_SEQUENCE:
             if len(self._chains) >= MAX_CACHED:
@@ -94,32 +104,40 @@ class ActionCompiler:
 
         return run
 
-    def _sgr(self, steps: list[tuple[tuple[int | None, ...], ...]]) -> Action:
-        """An action applying SGR sequences; the resulting pen is computed once per
-        starting pen, or once for all when a step resets the pen."""
+    def _sgr(
+        self, steps: list[tuple[tuple[int | None, ...], ...]], known: Cell | None = None
+    ) -> tuple[Action, Cell | None]:
+        """An action applying SGR sequences, and the pen it sets if that does not depend
+        on the pen before. The resulting pen is computed once per starting pen, or once for
+        all when a step resets the pen or the starting pen is ``known``."""
         screen = self.screen
         resets = [i for i, groups in enumerate(steps) if not groups or groups[0] in _RESET]
-        if resets:
-            pen = BLANK
-            for groups in steps[resets[-1] :]:
+        intern = screen.intern_pen
+        if resets or known is not None:
+            pen: Cell = BLANK if resets or known is None else known
+            for groups in steps[resets[-1] if resets else 0 :]:
                 pen = apply_sgr(pen, groups)  # the old pen does not matter
+            pen = intern(pen)
 
             def absolute() -> None:
                 screen.cursor.attrs = pen
 
-            return absolute
-        memo: dict[Char, Char] = {}
+            return absolute, pen
+        # Pens are interned, so the memo is keyed by identity (hashing a pen costs more);
+        # the old pen is kept in the entry, so its id cannot be reused while it is there.
+        memo: dict[int, tuple[Cell, Cell]] = {}
 
         def relative() -> None:
-            old = screen.cursor.attrs
-            new = memo.get(old)
-            if new is None:
+            cursor = screen.cursor
+            old = cursor.attrs
+            entry = memo.get(id(old))
+            if entry is None or entry[0] is not old:
                 if len(memo) > 64:
                     memo.clear()
                 new = old
                 for groups in steps:
                     new = apply_sgr(new, groups)
-                memo[old] = new
-            screen.cursor.attrs = new
+                entry = memo[id(old)] = (old, intern(new))
+            cursor.attrs = entry[1]
 
-        return relative
+        return relative, None

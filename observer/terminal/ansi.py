@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Char, Savepoint
+from pyte.screens import Savepoint
 
-from observer.terminal.cells import BLANK, Grid, blank_grid, fit, is_wide
+from observer.terminal.cells import BLANK, Cell, Grid, blank_grid, fit, is_wide
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
 
@@ -32,11 +32,11 @@ def _colour(value: str, base: int) -> list[str]:
 
 
 @lru_cache(maxsize=1024)
-def sgr(cell: Char) -> str:
+def sgr(cell: Cell) -> str:
     """The SGR sequence that sets exactly the attributes of ``cell`` (its text is ignored)."""
     codes = ["0"]
-    flags = (cell.bold, cell.italics, cell.underscore, cell.blink, cell.reverse)
-    codes += [code for code, on in zip("13457", flags, strict=True) if on]
+    flags = (cell.bold, cell.dim, cell.italics, cell.underscore, cell.blink, cell.reverse)
+    codes += [code for code, on in zip("123457", flags, strict=True) if on]
     if cell.strikethrough:
         codes.append("9")
     codes += _colour(cell.fg, 30) + _colour(cell.bg, 40)

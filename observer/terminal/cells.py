@@ -8,22 +8,49 @@ named-tuple rebuild per character (what makes stock pyte slow).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
-from pyte.screens import Char
+from pyte.screens import Cursor
 from wcwidth import wcwidth
 
-#: One styled screen cell: pyte's ``Char`` named tuple.
-Cell = Char
+
+class Cell(NamedTuple):
+    """One styled screen cell: pyte's ``Char`` fields, in pyte's order, plus ``dim``.
+
+    pyte 0.8.2 drops SGR 2 (faint); xterm and tmux draw it, so the cell carries it.
+    Code written for pyte's ``Char`` (``.data``, ``.fg``, ``.bold`` ...) works unchanged.
+    """
+
+    data: str
+    fg: str = "default"
+    bg: str = "default"
+    bold: bool = False
+    italics: bool = False
+    underscore: bool = False
+    strikethrough: bool = False
+    reverse: bool = False
+    blink: bool = False
+    dim: bool = False
+
+
+class VTCursor(Cursor):
+    """pyte's cursor with a :class:`Cell` pen (pyte's reset makes a ``Char`` one)."""
+
+    attrs: Cell  # type: ignore[assignment]
+
+    def __init__(self, x: int = 0, y: int = 0, attrs: Cell | None = None) -> None:
+        super().__init__(x, y, attrs or BLANK)  # type: ignore[arg-type]
+
 
 #: The empty cell: a space with default colours and no attributes.
-BLANK = Char(" ")
+BLANK = Cell(" ")
 
 #: The blank left in the last column when a wide character wraps to the next row. Equal to
 #: :data:`BLANK` but a distinct object, so re-wrapping knows to drop it (tmux's padding).
-PAD = Char._make(BLANK)
+PAD = Cell._make(BLANK)
 
 #: A row: exactly ``columns`` cells.
-Line = list[Char]
+Line = list[Cell]
 #: A screen: exactly ``lines`` rows.
 Grid = list[Line]
 
@@ -39,7 +66,7 @@ def is_wide(data: str) -> bool:
     return data >= "\u1100" and char_width(data[0]) == 2
 
 
-class WrappedLine(list[Char]):
+class WrappedLine(list[Cell]):
     """A row whose text continues on the next row: it filled up and autowrap moved on.
 
     The type is the flag, so it travels with the row through scrolling and into the
@@ -49,18 +76,18 @@ class WrappedLine(list[Char]):
     __slots__ = ()
 
 
-class WrappedRow(tuple[Char, ...]):
+class WrappedRow(tuple[Cell, ...]):
     """A :class:`WrappedLine` frozen into the scrollback."""
 
     __slots__ = ()
 
 
-def frozen(row: Line) -> tuple[Char, ...]:
+def frozen(row: Line) -> tuple[Cell, ...]:
     """An immutable copy of a row for the scrollback, keeping its wrap flag."""
     return WrappedRow(row) if type(row) is WrappedLine else tuple(row)
 
 
-def thawed(row: tuple[Char, ...] | Line) -> Line:
+def thawed(row: tuple[Cell, ...] | Line) -> Line:
     """A mutable copy of a row, keeping its wrap flag."""
     return WrappedLine(row) if type(row) in (WrappedRow, WrappedLine) else list(row)
 
@@ -70,7 +97,7 @@ def is_wrapped(row: object) -> bool:
     return type(row) in (WrappedLine, WrappedRow)
 
 
-def blank_grid(columns: int, lines: int, cell: Char = BLANK) -> Grid:
+def blank_grid(columns: int, lines: int, cell: Cell = BLANK) -> Grid:
     """A screen of blank rows."""
     return [[cell] * columns for _ in range(lines)]
 
@@ -85,8 +112,8 @@ def fit(row: Line, columns: int) -> Line:
     return row
 
 
-class CellCache(dict[str, Char]):
-    """Cells of one pen, by text: drawing reuses one immutable ``Char`` per (text, pen).
+class CellCache(dict[str, Cell]):
+    """Cells of one pen, by text: drawing reuses one immutable ``Cell`` per (text, pen).
 
     pyte builds a new named tuple per drawn character; looking it up here is several times
     cheaper and gives identical screens.
@@ -94,14 +121,14 @@ class CellCache(dict[str, Char]):
 
     __slots__ = ("attrs", "rest", "runs")
 
-    def __init__(self, attrs: Char) -> None:
+    def __init__(self, attrs: Cell) -> None:
         super().__init__()
         self.attrs = attrs
         self.rest = tuple(attrs)[1:]  # everything but the text
-        self.runs: dict[str, tuple[Char, ...]] = {}  # whole short runs of text
+        self.runs: dict[str, tuple[Cell, ...]] = {}  # whole short runs of text
 
-    def __missing__(self, data: str) -> Char:
-        cell: Char = tuple.__new__(Char, (data, *self.rest))
+    def __missing__(self, data: str) -> Cell:
+        cell: Cell = tuple.__new__(Cell, (data, *self.rest))
         if len(self) < 4096:
             self[data] = cell
         return cell

@@ -8,7 +8,7 @@ References: ECMA-48 chapter 8.3, xterm ctlseqs ("Functions using CSI").
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 
 from observer.terminal.screen import VTScreen
 
@@ -106,6 +106,7 @@ SECONDARY: dict[str, Handler] = {
 TABLES: dict[str, dict[str, Handler]] = {"": PLAIN, "?": PRIVATE, ">": SECONDARY}
 
 
+@lru_cache(maxsize=4096)
 def parse_params(text: str) -> tuple[tuple[int | None, ...], ...] | None:
     """Split CSI parameters into ``;`` groups of ``:`` sub-parameters.
 

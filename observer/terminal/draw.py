@@ -6,11 +6,11 @@ import re
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Char
 
 from observer.terminal.cells import (
     BLANK,
     PAD,
+    Cell,
     CellCache,
     Grid,
     WrappedLine,
@@ -41,25 +41,37 @@ class DrawMixin(EditMixin):
     grid: Grid
     last_char: str
     wide_seen: bool  # once a wide character was drawn, seams must be mended
-    _caches: dict[Char, CellCache]
-    _pen: Char | None
+    _caches: dict[int, CellCache]
+    _pens: dict[Cell, Cell]
+    _pen: Cell | None
     _pen_cells: CellCache
-    _pen_runs: dict[str, tuple[Char, ...]]
+    _pen_runs: dict[str, tuple[Cell, ...]]
     _narrow: set[str]
+
+    def intern_pen(self, pen: Cell) -> Cell:
+        """One object per distinct pen, so pens can be compared and looked up by identity."""
+        found = self._pens.get(pen)
+        if found is None:
+            if len(self._pens) >= 4096:  # bounds memory
+                self._pens.clear()
+            found = self._pens[pen] = pen
+        return found
 
     def _cells(self) -> CellCache:
         attrs = self.cursor.attrs
         if attrs is self._pen:
             return self._pen_cells
-        cache = self._caches.get(attrs)
-        if cache is None:
+        # Keyed by identity (pens are interned): hashing a pen is slower. The cache holds
+        # its pen, so the id is not reused while the entry exists.
+        cache = self._caches.get(id(attrs))
+        if cache is None or cache.attrs is not attrs:
             if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
-            cache = self._caches[attrs] = CellCache(attrs)
+            cache = self._caches[id(attrs)] = CellCache(attrs)
         self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
         return cache
 
-    def run(self, data: str) -> tuple[Char, ...]:
+    def run(self, data: str) -> tuple[Cell, ...]:
         """The cells of a run of narrow text in the current pen; short runs are cached."""
         attrs = self.cursor.attrs
         if attrs is not self._pen:

@@ -13,19 +13,20 @@ from typing import Any
 
 import pyte
 from pyte import modes as mo
-from pyte.screens import Char, Margins
+from pyte.screens import Margins
 
-from observer.terminal.cells import BLANK, Grid, Line, WrappedLine, blank_grid, mend
+from observer.terminal.cells import BLANK, Cell, Grid, Line, VTCursor, WrappedLine, blank_grid, mend
 
 
 class EditMixin(pyte.Screen):
     """Editing operations of :class:`~observer.terminal.screen.VTScreen`."""
 
+    cursor: VTCursor
     grid: Grid
     alternate: bool
     wide_seen: bool
     dirty_all: bool  # every visible row changed (cheaper than listing them)
-    _blanks: dict[str, Char]
+    _blanks: dict[str, Cell]
     history: deque[Line]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -37,7 +38,7 @@ class EditMixin(pyte.Screen):
         """The cursor column for editing: a pending wrap counts as the last column."""
         return min(self.cursor.x, self.columns - 1)
 
-    def _blank(self) -> Char:
+    def _blank(self) -> Cell:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
         bg = self.cursor.attrs.bg
         if bg == "default":

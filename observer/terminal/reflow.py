@@ -11,11 +11,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from pyte.screens import Char
+from observer.terminal.cells import BLANK, PAD, Cell, Line, WrappedLine, fit, is_wrapped
 
-from observer.terminal.cells import BLANK, PAD, Line, WrappedLine, fit, is_wrapped
-
-Row = Sequence[Char]
+Row = Sequence[Cell]
 
 
 def _content(row: Row) -> int:
@@ -31,7 +29,7 @@ def _content(row: Row) -> int:
     return end
 
 
-def _split(cells: list[Char], columns: int) -> tuple[list[Line], list[int]]:
+def _split(cells: list[Cell], columns: int) -> tuple[list[Line], list[int]]:
     """Cut a logical line into rows of ``columns`` cells (a wide character is never cut);
     returns the rows and the offset in the line where each begins."""
     rows: list[Line] = []
@@ -65,7 +63,7 @@ def reflow(
     out: list[Line] = []
     at_row, at_x = cursor
     new_cursor = (0, 0)
-    line: list[Char] = []
+    line: list[Cell] = []
     offset: int | None = None
 
     def emit() -> None:

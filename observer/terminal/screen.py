@@ -9,9 +9,20 @@ from typing import Any
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Char, Savepoint
+from pyte.screens import Savepoint
 
-from observer.terminal.cells import BLANK, CellCache, Grid, Line, blank_grid, fit, thawed
+from observer.terminal.cells import (
+    BLANK,
+    Cell,
+    CellCache,
+    Grid,
+    Line,
+    VTCursor,
+    WrappedLine,
+    blank_grid,
+    fit,
+    thawed,
+)
 from observer.terminal.draw import ASCII_PRINTABLE
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
@@ -34,7 +45,8 @@ class VTScreen(ReportsMixin):
         scrollback: rows kept in :attr:`history` (main screen only).
     """
 
-    default_char = BLANK  # pyte recomputes this property on every call; it never changes here
+    # pyte recomputes this property on every call; it never changes here.
+    default_char = BLANK  # type: ignore[assignment]
 
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
         # Rows that scrolled off: lists moved out of the grid, never changed afterwards
@@ -53,9 +65,10 @@ class VTScreen(ReportsMixin):
         self.last_char = ""
         self.wide_seen = False
         self.dirty_all = False
-        self._blanks: dict[str, Char] = {}
-        self._caches: dict[Char, CellCache] = {}
-        self._pen: Char | None = None
+        self._blanks: dict[str, Cell] = {}
+        self._caches: dict[int, CellCache] = {}  # by id of the pen
+        self._pens: dict[Cell, Cell] = {}  # interned pens
+        self._pen: Cell | None = None
         self._pen_cells = CellCache(BLANK)
         self._pen_runs = self._pen_cells.runs
         self._narrow: set[str] = set(ASCII_PRINTABLE)
@@ -64,6 +77,7 @@ class VTScreen(ReportsMixin):
     def reset(self) -> None:
         """RIS: back to the power-on state (the scrollback is kept)."""
         super().reset()
+        self.cursor = VTCursor(0, 0, BLANK)
         self.grid = blank_grid(self.columns, self.lines)
         self._other = blank_grid(self.columns, self.lines)
         self._other_size = (self.lines, self.columns)
@@ -237,7 +251,7 @@ class VTScreen(ReportsMixin):
         self.g0_charset, self.g1_charset = saved.g0_charset, saved.g1_charset
         self.charset = saved.charset
         (self.mode.add if saved.origin else self.mode.discard)(mo.DECOM)
-        self.cursor.attrs = saved.cursor.attrs
+        self.cursor.attrs = saved.cursor.attrs  # type: ignore[assignment]  # a VTCursor copy
         self.cursor.x = min(max(saved.cursor.x, 0), self.columns)  # a pending wrap survives
         self.cursor.y = min(max(saved.cursor.y, 0), self.lines - 1)
 
@@ -251,7 +265,7 @@ class VTScreen(ReportsMixin):
         elif mode == ")":
             self.g1_charset = charset
 
-    def sgr(self, attrs: Char) -> None:
+    def sgr(self, attrs: Cell) -> None:
         """Set the pen (the SGR parameters are decoded by the stream)."""
         self.cursor.attrs = attrs
 
@@ -272,9 +286,21 @@ class VTScreen(ReportsMixin):
         self.dirty.update(range(self.lines))
 
     def newline(self) -> None:
-        """CR LF in one step (the most frequent pair of controls)."""
-        self.cursor.x = 0
-        self.index()
+        """CR LF in one step (the most frequent pair of controls): :meth:`index` inlined
+        for a screen without margins."""
+        cursor = self.cursor
+        cursor.x = 0
+        if self.margins is not None:
+            self.index()
+            return
+        grid, y = self.grid, cursor.y
+        if type(grid[y]) is WrappedLine:
+            grid[y] = list(grid[y])  # an explicit line feed ends the logical line
+        bottom = self.lines - 1
+        if y < bottom:
+            cursor.y = y + 1
+        elif y == bottom:
+            self._scroll_up(0, bottom, 1, keep=True)
 
     def next_line(self) -> None:
         """NEL (``ESC E``): carriage return and index."""

@@ -8,7 +8,8 @@ extensions ``38;5;N``, ``38;2;R;G;B`` and their colon forms ``38:5:N``, ``38:2::
 from __future__ import annotations
 
 from pyte import graphics as g
-from pyte.screens import Char
+
+from observer.terminal.cells import Cell
 
 #: One SGR parameter: the main value followed by its colon-separated sub-parameters.
 #: ``None`` stands for an empty field.
@@ -23,6 +24,7 @@ COLOUR_NAMES: tuple[str, ...] = (
 
 _FLAGS: dict[int, tuple[str, bool]] = {
     1: ("bold", True),
+    2: ("dim", True),  # faint (ECMA-48); pyte 0.8.2 drops it
     3: ("italics", True),
     4: ("underscore", True),
     5: ("blink", True),
@@ -30,7 +32,6 @@ _FLAGS: dict[int, tuple[str, bool]] = {
     7: ("reverse", True),
     9: ("strikethrough", True),
     21: ("underscore", True),  # doubly underlined (xterm)
-    22: ("bold", False),
     23: ("italics", False),
     24: ("underscore", False),
     25: ("blink", False),
@@ -45,7 +46,7 @@ _BG: dict[int, str] = {40 + i: name for i, name in enumerate(COLOUR_NAMES[:8])}
 _BG.update({100 + i: name for i, name in enumerate(COLOUR_NAMES[8:])})
 _BG[49] = "default"
 
-_DEFAULT = Char(" ")
+_DEFAULT = Cell(" ")
 
 
 def _colour(fields: list[int | None]) -> str | None:
@@ -75,13 +76,13 @@ def _extended(code: int, group: Group, rest: list[Group]) -> tuple[str | None, i
     return _colour(fields), min(used, len(rest))
 
 
-def apply_sgr(attrs: Char, groups: tuple[Group, ...]) -> Char:
+def apply_sgr(attrs: Cell, groups: tuple[Group, ...]) -> Cell:
     """Return ``attrs`` with the SGR parameters ``groups`` applied.
 
     Unknown or malformed parameters are skipped; the function never raises.
 
     Args:
-        attrs: the current pen (a pyte ``Char``; its ``data`` is ignored).
+        attrs: the current pen (a pyte ``Cell``; its ``data`` is ignored).
         groups: the parameters, one group per ``;``-separated field.
 
     Returns:
@@ -98,6 +99,8 @@ def apply_sgr(attrs: Char, groups: tuple[Group, ...]) -> Char:
         if code == 0:
             changes = dict(_DEFAULT._asdict())
             del changes["data"]
+        elif code == 22:  # normal intensity: neither bold nor faint (ECMA-48 8.3.117)
+            changes["bold"] = changes["dim"] = False
         elif code == 4 and len(group) > 1:
             changes["underscore"] = bool(group[1])  # 4:0 off, 4:1..4:5 underline styles
         elif code in _FLAGS:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from pyte.screens import Char, Margins, Savepoint
+from pyte.screens import Margins, Savepoint
 
-from observer.terminal.cells import Grid, Line, frozen, thawed
+from observer.terminal.cells import Cell, Grid, Line, frozen, thawed
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
-Rows = tuple[tuple[Char, ...], ...]
+Rows = tuple[tuple[Cell, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,7 @@ class TerminalSnapshot:
     alternate: bool
     other_size: tuple[int, int]
     history: tuple[Line, ...]
-    cursor: tuple[int, int, Char, bool]
+    cursor: tuple[int, int, Cell, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
     mode: frozenset[int]

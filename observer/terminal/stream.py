@@ -18,7 +18,8 @@ import pyte
 from pyte import charsets as cs
 from pyte import modes as mo
 
-from observer.terminal.actions import MAX_SEQUENCE, ActionCompiler, noop
+from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler, noop
+from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.strings import STRINGS, StringReader
 
@@ -46,6 +47,15 @@ _ESCAPE_PARTIAL = re.compile(r"\x1b[ -/]*\Z")
 _CSI_END = re.compile(r"[@-~\x1b\x18\x1a]")
 
 
+#: Longest token kept in the cache of tokens seen before (64 without escape sequences).
+_KNOWN_MAX = 256
+#: A token seen before: the action before its text, the text's length, the pen it was drawn
+#: in, its cells in that pen, its last character and the action after it.
+_Known = tuple[
+    Callable[[], object] | None, int, Cell, tuple[Cell, ...], str, Callable[[], object] | None
+]
+
+
 class VTStream(ActionCompiler, StringReader, pyte.Stream):
     """Parse bytes into calls on a :class:`VTScreen`.
 
@@ -65,6 +75,9 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
         self.ignoring_csi = False  # inside an over-long or malformed CSI
         self._cache: dict[str, Callable[[], object]] = {}
         self._chains: dict[str, Callable[[], object]] = {}
+        # Whole text tokens seen before: their actions and, for the pen they were drawn in,
+        # their cells (see _tokens).
+        self._tokens_seen: dict[str, _Known] = {}
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
             "\x08": screen.backspace,
@@ -110,15 +123,52 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
         screen = self.screen
         draw = screen.draw
         chains = self._chains
+        tokens = self._tokens_seen
         ascii_set = cs.LAT1_MAP
         irm = mo.IRM
         for m in _TOKEN.finditer(text, pos):
             try:
                 kind = m.lastindex
                 if kind == 3:
-                    before, data, after = m.group(1, 2, 3)
-                    if before:
-                        (chains.get(before) or self._chain(before))()
+                    token = m.group()
+                    # Long plain text (a log line) seldom repeats: not worth a lookup; a
+                    # long coloured token (a separator line, a status line) often does.
+                    size = len(token)
+                    remember = size <= 64 or (size <= _KNOWN_MAX and ESC in token)
+                    known = tokens.get(token) if remember else None
+                    if known is not None:
+                        # The hottest path: a token seen before, its cells ready.
+                        first, size, pen, cells, last, then = known
+                        if first is not None:
+                            first()
+                        cursor = screen.cursor
+                        x = cursor.x
+                        end = x + size
+                        if (
+                            cursor.attrs is pen
+                            and end <= screen.columns
+                            and screen.g0_charset is ascii_set
+                            and not (screen.charset or screen.wide_seen)
+                            and irm not in screen.mode
+                        ):
+                            screen.grid[cursor.y][x:end] = cells
+                            cursor.x = end
+                            screen.dirty.add(cursor.y)
+                            if then is None:
+                                screen.last_char = last
+                            else:
+                                then()
+                                screen.last_char = ""
+                            continue
+                        # Another pen or state: draw it the usual way (its first action
+                        # has run) and remember it for this pen.
+                        data, after = m.group(2, 3)
+                    else:
+                        before, data, after = m.group(1, 2, 3)
+                        first = then = None
+                        if before:
+                            first = chains.get(before) or self._chain(before)
+                            first()
                     cursor = screen.cursor
                     x = cursor.x
                     end = x + len(data)
@@ -130,17 +180,24 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
                         and irm not in screen.mode
                     ):
                         # The hot path, inlined: narrow text that fits in the row.
-                        cells = None
-                        if cursor.attrs is screen._pen:
-                            cells = screen._pen_runs.get(data)
-                        screen.grid[cursor.y][x:end] = cells or screen.run(data)
+                        if cursor.attrs is not screen._pen:
+                            screen._cells()
+                        cells = screen._pen_runs.get(data) or screen.run(data)
+                        screen.grid[cursor.y][x:end] = cells
                         cursor.x = end
                         screen.dirty.add(cursor.y)
                         screen.last_char = data[-1]
+                        if after and then is None:
+                            then = chains.get(after) or self._chain(after)
+                        if remember:
+                            if len(tokens) >= MAX_CACHED:
+                                tokens.clear()
+                            pen = cursor.attrs
+                            tokens[token] = (first, len(data), pen, cells, data[-1], then)
                     else:
                         draw(data)
                     if after:
-                        (chains.get(after) or self._chain(after))()
+                        (then or chains.get(after) or self._chain(after))()
                         screen.last_char = ""  # REP repeats only what was printed just before
                     continue
                 if kind == 7:

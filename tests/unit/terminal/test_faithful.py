@@ -223,3 +223,15 @@ def test_cht_and_cbt_move_by_tab_stops_with_any_count() -> None:
     m = screen(b"\x1b[3g\x1b[1;5H\x1bH\x1b[1;9H\x1bH\x1b[1;1Ha\x1b[2Ib\x1b[Zc\x1b[5Zd")
     assert m.text()[0] == "d       c"
     assert screen(b"\x1b[9999I" * 1000 + b"x").text()[0] == " " * 19 + "x"
+
+
+def test_a_repeated_run_of_text_is_drawn_in_the_pen_and_character_set_of_each_time() -> None:
+    token = b"lq\x1b[K\r\n"  # the same text and sequences, remembered after the first time
+    m = screen(token + b"\x1b[1m" + token + b"\x1b(0" + token + b"\x1b(B\x1b[2m" + token, 10, 5)
+    assert m.text()[:4] == ["lq", "lq", "┌─", "lq"]
+    plain, bold, graphics, faint = (m.line(y)[0] for y in range(4))
+    assert (
+        not plain.bold and bold.bold and graphics.bold and (faint.bold, faint.dim) == (True, True)
+    )
+    wide = screen(token + "一".encode() + b"\r\n" + token + b"\x1b[2;2H" + token, 10, 5)
+    assert wide.text()[:3] == ["lq", " lq", "lq"]  # half a wide character overwritten: blank

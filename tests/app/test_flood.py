@@ -94,9 +94,10 @@ async def until(condition: Any, what: str, timeout: float = 60.0) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_a_flood_makes_the_client_resync_and_end_on_the_exact_final_screen(
-    flood: Flood,
-) -> None:
+async def test_a_flood_ends_on_the_exact_final_screen_with_no_gap(flood: Flood) -> None:
+    """Whether the client keeps up or resyncs depends on the machine's load; either way the
+    final screen is exact and a resync's snapshot is not reported as output lost in transit.
+    (When it resyncs is checked, deterministically, by the pump's own tests.)"""
     app = ObserverApp([flood.source()])
     async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)):
         session = app.sessions[0]
@@ -105,7 +106,6 @@ async def test_a_flood_makes_the_client_resync_and_end_on_the_exact_final_screen
         await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker")
         reference = TerminalModel(*SIZE)
         reference.feed(flood_bytes())
-        assert session.resyncs >= 1
         assert session.model.text() == reference.text()
         assert session.gaps == 0  # a resync's snapshot is not output lost in transit
 

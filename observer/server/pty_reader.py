@@ -70,13 +70,24 @@ class PtyReader:
         self._stopping = threading.Event()
         self._room = threading.Event()
         self._room.set()
+        self._unpaused = threading.Event()
+        self._unpaused.set()
         self._thread = threading.Thread(target=self._run, name=f"pty-reader-{fd}", daemon=True)
         self._thread.start()
+
+    def pause(self) -> None:
+        """Stop reading the PTY until :meth:`resume` (the program then blocks on its writes)."""
+        self._unpaused.clear()
+
+    def resume(self) -> None:
+        """Read the PTY again after :meth:`pause`."""
+        self._unpaused.set()
 
     def stop(self) -> None:
         """Ask the thread to end (it notices within 50 ms) and wait for it."""
         self._stopping.set()
         self._room.set()
+        self._unpaused.set()
         self._thread.join(timeout=1.0)
 
     def drain_now(self) -> None:
@@ -88,6 +99,7 @@ class PtyReader:
         poller.register(self._fd, select.POLLIN)
         while not self._stopping.is_set():
             self._room.wait()
+            self._unpaused.wait()
             if not poller.poll(50):
                 continue
             try:

@@ -4,10 +4,11 @@ The PTY is drained by a thread of its own (:mod:`observer.server.pty_reader`) as
 agent writes; each batch goes to the ring (for ``since=`` resumes), to every client's bounded
 queue, and to the model's backlog. The model is fed from that backlog in slices of about half a
 millisecond, so that clients' sends run between them. If the agent writes faster than the model
-parses, the model skips the oldest part of its backlog (it never lags more than
-``model_backlog`` bytes) and pauses until the flood ebbs, then parses what is left. Snapshots are
-taken at the model's offset and followed by the ring's bytes after it, so a client's stream stays
-exact whatever the model skipped.
+parses, the reader stops reading the PTY while the model's backlog is over ``model_backlog``
+bytes, so the program waits on its writes, as it would in any terminal (tmux, xterm): the model
+never skips a byte, so snapshots and query answers are always those of the true screen. Watchers
+never cause that wait. Snapshots are taken at the model's offset and followed by the ring's bytes
+after it, so a client's stream stays exact.
 """
 
 from __future__ import annotations
@@ -74,9 +75,7 @@ class TerminalSession:
         self.exit_status: int | None = None
         self.exited = False
         self.model_offset = 0
-        """Stream offset up to which the model has seen (or skipped) the output."""
-        self.skipped = 0
-        """Bytes the model skipped because it fell too far behind."""
+        """Stream offset up to which the model has seen the output."""
         self._pending: deque[bytes] = deque()
         self._pending_bytes = 0
         self._last_skip = -1.0
@@ -128,38 +127,33 @@ class TerminalSession:
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
             self._pending_bytes += len(piece)
-        while self._pending_bytes > self.model_backlog:
-            self._skip(self._pending.popleft())
+        if self._pending_bytes > self.model_backlog:
+            # The agent writes faster than the model parses: wait for the model rather than
+            # skip output, which would leave snapshots showing a screen that never was.
+            self._last_skip = time.monotonic()
+            self._reader.pause()
         self._fed.set()
 
-    def _skip(self, piece: bytes) -> None:
-        self._model_version += 1  # the offset in the snapshot changes
-        self._last_skip = time.monotonic()
+    def _feed_piece(self, piece: bytes) -> None:
         self._pending_bytes -= len(piece)
+        self.model.feed(piece)
         self.model_offset += len(piece)
-        self.skipped += len(piece)
+        self._model_version += 1
+        # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
+        replies = self.model.take_replies()
+        if replies:
+            self.write_input(replies)
 
     async def _feed_model(self) -> None:
         while True:
             await self._fed.wait()
-            if self.flooding:
-                # The agent writes faster than the model parses: parsing now would only be
-                # skipped later and would slow the PTY reader. Wait for the flood to ebb.
-                await asyncio.sleep(FLOOD_PAUSE / 4)
-                continue
             began = time.thread_time()
             deadline = time.monotonic() + FEED_SLICE
             while self._pending and time.monotonic() < deadline:
-                piece = self._pending.popleft()
-                self._pending_bytes -= len(piece)
-                self.model.feed(piece)
-                self.model_offset += len(piece)
-                self._model_version += 1
-                # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
-                replies = self.model.take_replies()
-                if replies:
-                    self.write_input(replies)
+                self._feed_piece(self._pending.popleft())
             self.model_cpu += time.thread_time() - began
+            if self._pending_bytes <= self.model_backlog // 2:
+                self._reader.resume()
             if self._pending:
                 await asyncio.sleep(0)
             else:
@@ -250,7 +244,7 @@ class TerminalSession:
     def resync_after_overflow(self, client: Client) -> bool:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
-        During a flood (the model is skipping) or after the fan-out went over its budget, a client
+        During a flood (the reader waits for the model) or after the fan-out went over its budget, a client
         that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
         again fall behind on. Returns False when it must wait.
         """
@@ -268,7 +262,7 @@ class TerminalSession:
 
     @property
     def flooding(self) -> bool:
-        """Whether the agent writes faster than the model parses (it skipped very recently)."""
+        """Whether the agent writes faster than the model parses (the reader waited very recently)."""
         return time.monotonic() - self._last_skip < FLOOD_PAUSE
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
@@ -311,11 +305,12 @@ class TerminalSession:
     def resize(self, cols: int, rows: int) -> None:
         """Resize the PTY and the model, and tell every client.
 
-        The model skips its backlog first, so that the resize lands at the current stream offset
-        (the program repaints on SIGWINCH anyway) and every snapshot stays consistent with it.
+        The model parses its backlog first, so that the resize lands at the current stream offset
+        and every snapshot stays consistent with it.
         """
         while self._pending:
-            self._skip(self._pending.popleft())
+            self._feed_piece(self._pending.popleft())
+        self._reader.resume()
         self.model.resize(cols, rows)
         self._model_version += 1
         self.pty.resize(self.model.cols, self.model.rows)
@@ -337,7 +332,7 @@ class TerminalSession:
             "fan-out %.3f s CPU, over budget %d times",
             self.identifier,
             self.ring.end,
-            self.model_offset - self.skipped,
+            self.model_offset,
             self.model_cpu,
             self.fanout_cpu,
             self.fanout.exceeded,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import textwrap
+import time
 from pathlib import Path
 
 from observer.protocol.events import OutputReceived, SnapshotReceived
+from observer.terminal import TerminalModel
 from tests.integration.server_support import (
     PY,
     model_text,
@@ -127,3 +129,44 @@ async def test_a_reconnect_outside_the_ring_gets_a_snapshot_marked_as_a_gap(tmp_
             await wait_for(lambda: session.model_offset == session.ring.end)
             await client.until(lambda c: c.session.offset == session.ring.end)
             assert client.text() == model_text(server)
+
+
+# Each row is written once, between bulky output that leaves the screen alone (window titles):
+# a model that skipped any of it would lose a row for good.
+ROWS_BETWEEN_TITLES = textwrap.dedent(
+    r"""
+    import sys
+    out = sys.stdout.buffer
+    for row in range(2, 24):
+        out.write(b"\x1b[%d;1Hrow %02d" % (row, row))
+        for _ in range(50):
+            out.write(b"\x1b]2;" + b"t" * 3000 + b"\x07")
+    out.write(b"\x1b[24;1Hdone")
+    out.flush()
+    """
+)
+
+
+class SlowModel(TerminalModel):
+    """A model slower than the agent (about 2 MB/s), so that it must fall behind."""
+
+    def feed(self, data: bytes) -> set[int]:
+        time.sleep(0.002)
+        return super().feed(data)
+
+
+async def test_the_servers_screen_is_the_true_screen_when_the_agent_outruns_its_model(
+    tmp_path: Path,
+) -> None:
+    """The model never skips output: the program waits for it, as in any terminal."""
+    script = tmp_path / "rows.py"
+    script.write_text(ROWS_BETWEEN_TITLES)
+    async with running_server([PY, str(script)], size=(80, 24), model_factory=SlowModel) as server:
+        session = server.sessions["default"]
+        await wait_for(
+            lambda: session.exited and session.model_offset == session.ring.end, timeout=60
+        )
+        assert session.ring.end > 3_000_000  # three times the model's backlog bound
+        screen = model_text(server)
+        assert screen[1:23] == [f"row {row:02d}" for row in range(2, 24)]
+        assert screen[23] == "done"

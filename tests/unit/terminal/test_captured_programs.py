@@ -97,23 +97,6 @@ def params_for_sizes() -> list[Any]:
     return cases
 
 
-# What the model does not reproduce yet: (fixture, checkpoint, aspects) and why. Only these aspects
-# of that checkpoint may differ (the case is then an expected failure); everything else is enforced.
-KNOWN_GAPS = {
-    ("dialog", "back at the shell", frozenset({"text", "cursor"})): (
-        "CSI ? 1049 l on the normal screen must still restore the cursor saved by CSI ? 1049 h "
-        "(xterm charproc.c, srm_OPT_ALTBUF_CURSOR: CursorRestore is unconditional; tmux agrees): "
-        "dialog switches back to the normal screen right after starting and sends 1049 l again "
-        "on exit, so the prompt belongs on row 1, not on the last row"
-    ),
-    ("mc", "back at the shell", frozenset({"title"})): (
-        "XTWINOPS CSI 22 ; 0 t / CSI 23 ; 0 t (xterm ctlseqs: save / restore the window title on a "
-        "stack) are not implemented: mc saves the title, sets its own, and restores the old one "
-        "(none) on exit, so the title must be empty again"
-    ),
-}
-
-
 def differences(checkpoint: dict[str, Any], model: TerminalModel) -> dict[str, tuple[Any, Any]]:
     """Each aspect of the checkpoint the model shows differently: {aspect: (model, tmux)}."""
     history = ["".join(cell.data for cell in row).rstrip(" ") for row in model.history]
@@ -137,23 +120,10 @@ def differences(checkpoint: dict[str, Any], model: TerminalModel) -> dict[str, t
 
 @pytest.mark.parametrize(("name", "chunk"), params_for_sizes())
 def test_replayed_bytes_show_the_screens_tmux_showed(name: str, chunk: int) -> None:
-    expected_failure = None
     for checkpoint, model in replay(load(name), chunk):
-        differ = differences(checkpoint, model)
-        gaps = [
-            (aspects, why)
-            for (fixture, label, aspects), why in KNOWN_GAPS.items()
-            if (fixture, label) == (name, checkpoint["label"])
-        ]
-        allowed = frozenset().union(*(aspects for aspects, _ in gaps))
         where = f"{name} at {checkpoint['label']!r} (byte {checkpoint['offset']})"
-        unexpected = {aspect: pair for aspect, pair in differ.items() if aspect not in allowed}
-        for aspect, (got, want) in unexpected.items():
+        for aspect, (got, want) in differences(checkpoint, model).items():
             assert got == want, f"{where}: {aspect} (model, then tmux)"
-        if differ:
-            expected_failure = "; ".join(why for _, why in gaps)
-    if expected_failure:
-        pytest.xfail(expected_failure)
 
 
 def test_every_fixture_has_its_bytes_and_checkpoints() -> None:

@@ -25,9 +25,9 @@ from observer.terminal import Cell, TerminalModel
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures" / "captures"
 NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
 WHOLE = 0  # feed each stretch between checkpoints in one call
-# Also fed one byte at a time: full-screen programs (one switching to DEC line drawing) and split
-# UTF-8 / emoji sequences.
-BYTEWISE = ("vim-splits", "dialog", "wide-text", "emoji-sequences")
+# Chunk sizes the bytes are fed in: each stretch between checkpoints at once, a typical read size,
+# an odd size that splits sequences, and one byte at a time.
+CHUNKS = (WHOLE, 4096, 7, 1)
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def shown_cursor(x: int, y: int, cols: int) -> tuple[int, int]:
 def params_for_sizes() -> list[Any]:
     cases = []
     for name in NAMES:
-        for chunk in (WHOLE, 4096, 7, *((1,) if name in BYTEWISE else ())):
+        for chunk in CHUNKS:
             cases.append(pytest.param(name, chunk, id=f"{name}-{chunk or 'whole'}"))
     return cases
 

@@ -330,10 +330,10 @@ def row_differences(row: Sequence[Cell], expected: list[tuple[str, Style]]) -> l
     return problems
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_replayed_bytes_show_the_colours_and_attributes_tmux_showed(name: str) -> None:
+@pytest.mark.parametrize(("name", "chunk"), params_for_sizes())
+def test_replayed_bytes_show_the_colours_and_attributes_tmux_showed(name: str, chunk: int) -> None:
     """Rows whose text differs are left to the text test, which reports them."""
-    for checkpoint, model in replay(load(name), WHOLE):
+    for checkpoint, model in replay(load(name), chunk):
         text = model.text()
         for y, cells in enumerate(styled_rows(checkpoint["screen_sgr"])):
             if trim_rows([text[y] if y < len(text) else ""]) != trim_rows(

@@ -26,19 +26,23 @@ from observer.asciicast import (
     EXIT,
     INPUT,
     MARKER,
+    MAX_SIZE,
+    MIN_SIZE,
     OUTPUT,
     RESIZE,
     CastFormat,
     CastReader,
     CastWriter,
     Header,
-    check_size,
     format_size,
 )
 from observer.asciicast.redact import Redactor
 from observer.errors import InvalidState, ObserverError, UsageError
 
 Clock = Callable[[], float]
+
+HOLD_LIMIT: Final = 0.1
+"""Seconds text may be held back for redaction before :meth:`Recorder.tick` writes it anyway."""
 
 
 class Mark:
@@ -73,6 +77,11 @@ def endpoint_host(endpoint: str) -> str:
     except ValueError:
         port = None
     return f"{host}:{port}" if port is not None else host
+
+
+def _clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """Keep a peer's absurd size from making an unreadable file (readers refuse it)."""
+    return (min(max(cols, MIN_SIZE), MAX_SIZE), min(max(rows, MIN_SIZE), MAX_SIZE))
 
 
 class Recorder:
@@ -118,7 +127,7 @@ class Recorder:
         secrets: Iterable[str] = (),
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
-        check_size(cols, rows)
+        cols, rows = _clamp_size(cols, rows)
         self.path = Path(path)
         self._clock = clock
         self._fsync = fsync
@@ -129,6 +138,7 @@ class Recorder:
         }
         self.events = 0
         secrets = list(secrets)
+        self._held_since: float | None = None
         self._redactors = (
             {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
         )
@@ -147,7 +157,11 @@ class Recorder:
             term_type="xterm-256color",
             extra=extra,
         )
-        self._writer = CastWriter(self._file, header, format=format)
+        try:
+            self._writer = CastWriter(self._file, header, format=format)
+        except OSError as error:
+            self._file.close()
+            raise self._write_failed(error) from None
 
     def _open(self, overwrite: bool) -> IO[str]:
         mode = "w" if overwrite else "x"
@@ -187,10 +201,9 @@ class Recorder:
         return sum(r.count for r in self._redactors.values())
 
     def resize(self, cols: int, rows: int) -> None:
-        """Record a terminal resize."""
-        check_size(cols, rows)
+        """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
         self._release_held()
-        self._record(RESIZE, format_size(cols, rows))
+        self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
 
     def marker(self, label: str = "") -> None:
         """Record a marker and make the file durable up to it (flush + fsync)."""
@@ -234,13 +247,30 @@ class Recorder:
     ) -> None:
         self.close()
 
+    def tick(self) -> None:
+        """Write text held back for redaction for more than ``HOLD_LIMIT`` seconds.
+
+        With redaction on, call this from the event loop about every 100 ms, so a quiet program
+        does not keep its last word out of the file. Without redaction it does nothing.
+        """
+        if self._held_since is not None and self.elapsed() - self._held_since >= HOLD_LIMIT:
+            self._release_held()
+
     def _text(self, code: str, data: bytes | str) -> str:
         text = data if isinstance(data, str) else self._decoders[code].decode(data)
         redactor = self._redactors.get(code)
-        return redactor.feed(text) if redactor is not None else text
+        if redactor is None:
+            return text
+        text = redactor.feed(text)
+        if not redactor.holding:
+            self._held_since = None
+        elif self._held_since is None:
+            self._held_since = self.elapsed()
+        return text
 
     def _release_held(self) -> None:
         """Write text a redactor held back, so it lands before the event that follows."""
+        self._held_since = None
         for code, redactor in self._redactors.items():
             if redactor.holding:
                 self._record(code, redactor.flush())

@@ -29,7 +29,7 @@ from observer.asciicast.events import OUTPUT, RESIZE, Event, Header, parse_size
 from observer.asciicast.headers import HeaderError, header_from_json
 from observer.errors import CastFormatError
 
-V1_MAX_CHARS = 256 * 1024 * 1024
+V1_MAX_CHARS = 64 * 1024 * 1024
 """A v1 document is loaded whole; beyond this size it is refused instead of exhausting memory."""
 
 
@@ -162,7 +162,7 @@ class CastReader:
             size += len(line)
             if size > V1_MAX_CHARS:
                 raise self._error(
-                    "a v1 recording larger than 256 MiB is not supported — "
+                    "a v1 recording larger than 64 MiB is not supported — "
                     "convert it to v3 with `asciinema convert`",
                     None,
                 )

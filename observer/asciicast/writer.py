@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from json.encoder import encode_basestring
 from typing import Any, Final, Literal, Protocol
 
 from observer.asciicast.events import Event, Header
@@ -52,7 +53,20 @@ def _clean(text: str) -> str:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+    return _no_line_breaks(json.dumps(value, ensure_ascii=False))
+
+
+def _json_str(text: str) -> str:
+    # The C string encoder behind json.dumps(ensure_ascii=False), without its per-call set-up.
+    return _no_line_breaks(encode_basestring(text))
+
+
+def _no_line_breaks(encoded: str) -> str:
+    # `in` scans are C-fast; translate() walks the string in Python-object steps, so skip it
+    # for the usual text that has none of these characters.
+    if "\x85" in encoded or "\u2028" in encoded or "\u2029" in encoded:
+        return encoded.translate(_LINE_BREAKS)
+    return encoded
 
 
 class CastWriter:
@@ -95,7 +109,7 @@ class CastWriter:
         micros = max(self._last, _micros(time))
         stamp = _decimal(micros - self._last if self._relative else micros)
         self._last = micros
-        self.stream.write(f"[{stamp}, {_json(_clean(code))}, {_json(_clean(data))}]\n")
+        self.stream.write(f"[{stamp}, {_json_str(_clean(code))}, {_json_str(_clean(data))}]\n")
 
     def comment(self, text: str) -> None:
         """Write a ``#`` comment line (v3 only; ignored for v2, which has no comments)."""

@@ -54,6 +54,20 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--audience", default=None, help="expected JWT audience (refuse tokens for another)"
     )
+    parser.add_argument(
+        "--ping-interval",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="keepalive ping every S seconds (default 20)",
+    )
+    parser.add_argument(
+        "--ping-timeout",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="declare the connection dead after S seconds without a pong, then reconnect (default 20)",
+    )
     parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
 
 
@@ -63,8 +77,10 @@ def run(args: argparse.Namespace) -> int:
 
     from observer.errors import UsageError
 
-    if args.duration is not None and args.duration <= 0:
-        raise UsageError("--duration must be a positive number of seconds")
+    for name in ("duration", "ping_interval", "ping_timeout"):
+        value = getattr(args, name)
+        if value is not None and value <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
     return asyncio.run(_record(args))
 
 
@@ -107,6 +123,8 @@ async def _record(args: argparse.Namespace) -> int:
         audience=args.audience,
         cols=cols,
         rows=rows,
+        ping_interval=args.ping_interval,
+        ping_timeout=args.ping_timeout,
     )
     token, store_error = await _token(args.url)
     connection = Connection(settings, token)

@@ -103,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
 
     from observer.errors import UsageError
 
+    # The PTY reader thread must get the GIL back quickly: the PTY holds ~20 KiB, and the
+    # default 5 ms switch interval would cap the agent's output at a few MB/s under load.
+    sys.setswitchinterval(0.0005)
+
     command = list(args.command)
     if command[:1] == ["--"]:
         command = command[1:]

@@ -18,6 +18,7 @@ from observer.protocol.arbiter import ServerConnection
 Message = str | bytes
 
 MAX_BATCH = 256 * 1024
+RESYNC_RETRY = 0.05
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
 
 
@@ -34,7 +35,8 @@ class Client:
         socket: the WebSocket connection.
         connection: the client's protocol state (role, control mode).
         limit: queued bytes beyond which the backlog is dropped.
-        resync: called (synchronously) to queue a snapshot when the client drains after overflowing.
+        resync: called (synchronously) when the client drained after overflowing; it queues a
+            snapshot and returns True, or returns False to be asked again a little later.
     """
 
     def __init__(
@@ -42,7 +44,7 @@ class Client:
         socket: Socket,
         connection: ServerConnection,
         limit: int,
-        resync: Callable[[Client], None],
+        resync: Callable[[Client], bool],
     ) -> None:
         self.socket = socket
         self.connection = connection
@@ -55,6 +57,8 @@ class Client:
         self.overflows = 0
         """How many times this client's backlog was dropped."""
         self._wakeup = asyncio.Event()
+        self.last_resync = float("-inf")
+        """``time.monotonic()`` of the last snapshot sent after an overflow."""
 
     def push(self, message: Message) -> None:
         """Queue ``message``; past the limit, drop the whole backlog and mark the client overflowed."""
@@ -88,8 +92,10 @@ class Client:
             if self.overflowed:
                 # The socket accepted everything we gave it: the client reads again. Queue the
                 # snapshot and what followed it in one synchronous step, so nothing slips between.
+                if not self._resync(self):
+                    await asyncio.sleep(RESYNC_RETRY)
+                    continue
                 self.overflowed = False
-                self._resync(self)
             message = self._next_batch()
             if message is not None:
                 await self.socket.send(message)

@@ -51,12 +51,10 @@ MAX_MESSAGE = 64 * 1024
 
 
 def _default_model(cols: int, rows: int) -> ScreenModel:
-    import importlib
+    from observer.terminal import TerminalModel
 
-    # The model's module lands separately; importing it by name keeps this module type-checked
-    # against the narrow ScreenModel interface only.
-    terminal = importlib.import_module("observer.terminal")
-    model: ScreenModel = terminal.TerminalModel(cols=cols, rows=rows, scrollback=0)
+    # No scrollback: snapshots repaint the screen only, and the sandbox's memory is the agent's.
+    model: ScreenModel = TerminalModel(cols=cols, rows=rows, scrollback=0)
     return model
 
 

@@ -1,37 +1,69 @@
 """One identifier's terminal: a PTY, the server's own terminal model, the ring, the clients.
 
-The PTY is read from the event loop as fast as the agent writes, in bursts of up to 256 KiB. Each
-burst goes to the ring (for ``since=`` resumes), to every client's bounded queue, and to the
-model's backlog. The model is fed from that backlog in slices of about half a millisecond, so the
-reader runs between them: the PTY holds only ~20 KiB, and a longer pause would block the agent.
-If the agent writes faster than the model parses, the model skips the oldest part of its backlog
-(it never lags more than ``model_backlog`` bytes) and pauses until the flood ebbs, then parses
-what is left. Snapshots are taken at the model's offset and followed by the ring's bytes after
-it, so a client's stream stays exact whatever the model skipped.
+The PTY is drained by a thread of its own (:mod:`observer.server.pty_reader`) as fast as the
+agent writes; each batch goes to the ring (for ``since=`` resumes), to every client's bounded
+queue, and to the model's backlog. The model is fed from that backlog in slices of about half a
+millisecond, so that clients' sends run between them. If the agent writes faster than the model
+parses, the model skips the oldest part of its backlog (it never lags more than
+``model_backlog`` bytes) and pauses until the flood ebbs, then parses what is left. Snapshots are
+taken at the model's offset and followed by the ring's bytes after it, so a client's stream stays
+exact whatever the model skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
 from observer.server.clients import Client
 from observer.server.pty_process import PtyProcess
+from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 
-READ_BURST = 256 * 1024
+T = TypeVar("T")
+
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 MODEL_BACKLOG = 1024 * 1024
 FLOOD_PAUSE = 0.02
 INPUT_LIMIT = 256 * 1024
+RESYNC_INTERVAL = 1.0
+
+
+def in_thread(function: Callable[[], T]) -> asyncio.Future[T]:
+    """Run a blocking call in a thread of its own and await its result.
+
+    Not ``asyncio.to_thread``: its pool has a handful of workers, and one ``wait()`` per session
+    would fill it, leaving no worker for the calls that end those very processes.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = function(), None
+        except BaseException as caught:  # handed to the awaiting coroutine
+            result, error = None, caught
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody is waiting
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, daemon=True).start()
+    return future
 
 
 class ScreenModel(Protocol):
@@ -78,11 +110,13 @@ class TerminalSession:
         self._last_skip = -1.0
         self._input = bytearray()
         self._writing = False
+        self._model_version = 0
+        self._snapshot_cache: tuple[int, str] | None = None
         self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
         self._reading = True
-        self._loop.add_reader(self.pty.fd, self._on_readable)
+        self._reader = PtyReader(self.pty.fd, self._loop, self._output, self._stop_reading)
         self._tasks = [
             self._loop.create_task(self._feed_model()),
             self._loop.create_task(self._wait_for_exit()),
@@ -90,33 +124,8 @@ class TerminalSession:
 
     # --- output -------------------------------------------------------------------------------
 
-    def _on_readable(self) -> int:
-        chunks: list[bytes] = []
-        total = 0
-        eof = False
-        while total < READ_BURST:
-            try:
-                data = os.read(self.pty.fd, READ_BURST - total)
-            except BlockingIOError:
-                break
-            except OSError:  # EIO: every slave fd is closed (Linux)
-                eof = True
-                break
-            if not data:
-                eof = True
-                break
-            chunks.append(data)
-            total += len(data)
-        if chunks:
-            self._output(chunks[0] if len(chunks) == 1 else b"".join(chunks))
-        if eof:
-            self._stop_reading()
-        return total
-
     def _stop_reading(self) -> None:
-        if self._reading:
-            self._reading = False
-            self._loop.remove_reader(self.pty.fd)
+        self._reading = False
         if self._writing:
             self._writing = False
             self._loop.remove_writer(self.pty.fd)
@@ -134,6 +143,7 @@ class TerminalSession:
         self._fed.set()
 
     def _skip(self, piece: bytes) -> None:
+        self._model_version += 1  # the offset in the snapshot changes
         self._last_skip = time.monotonic()
         self._pending_bytes -= len(piece)
         self.model_offset += len(piece)
@@ -142,7 +152,7 @@ class TerminalSession:
     async def _feed_model(self) -> None:
         while True:
             await self._fed.wait()
-            if time.monotonic() - self._last_skip < FLOOD_PAUSE:
+            if self.flooding:
                 # The agent writes faster than the model parses: parsing now would only be
                 # skipped later and would slow the PTY reader. Wait for the flood to ebb.
                 await asyncio.sleep(FLOOD_PAUSE / 4)
@@ -153,6 +163,7 @@ class TerminalSession:
                 self._pending_bytes -= len(piece)
                 self.model.feed(piece)
                 self.model_offset += len(piece)
+                self._model_version += 1
                 # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
                 replies = self.model.take_replies()
                 if replies:
@@ -163,10 +174,14 @@ class TerminalSession:
                 self._fed.clear()
 
     async def _wait_for_exit(self) -> None:
-        status = await asyncio.to_thread(self.pty.process.wait)
+        status = await in_thread(self.pty.process.wait)
         # Whatever the child wrote before it ended is still in the PTY: deliver it first.
-        while self._reading and self._on_readable() == READ_BURST:
-            pass
+        # Give the reader thread a moment to read the PTY's last bytes, then take them.
+        for _ in range(20):
+            if not self._reading:
+                break
+            await asyncio.sleep(0.01)
+        self._reader.drain_now()
         self.exited = True
         self.exit_status = status
         self.broadcast(frames.Exit(status))
@@ -188,6 +203,15 @@ class TerminalSession:
         """The model's screen as a repaint, at the model's offset."""
         model = self.model
         return frames.Snapshot(self.model_offset, model.cols, model.rows, model.to_ansi())
+
+    def _snapshot_message(self) -> str:
+        # Clients that overflow together (a flood, many watchers) share one repaint: the model
+        # changes only when fed or resized, which bumps the version.
+        if self._snapshot_cache is None or self._snapshot_cache[0] != self._model_version:
+            message = frames.encode(self.snapshot())
+            assert isinstance(message, str)
+            self._snapshot_cache = (self._model_version, message)
+        return self._snapshot_cache[1]
 
     def join(self, client: Client, since: int | None, granted: bool) -> None:
         """Queue ``hello`` and the start of the stream for a new client, then add it."""
@@ -225,16 +249,31 @@ class TerminalSession:
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
-        client.push_unbounded(frames.encode(self.snapshot()))
+        client.push_unbounded(self._snapshot_message())
         self._queue_bytes(client, self.model_offset)
 
-    def resync_after_overflow(self, client: Client) -> None:
-        """A client drained after overflowing: snapshot, then who holds control and who watches."""
+    def resync_after_overflow(self, client: Client) -> bool:
+        """A client drained after overflowing: snapshot, then who holds control and who watches.
+
+        During a flood (the model is skipping), a client that lags gets at most one snapshot per
+        ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
+        again fall behind on. Returns False when it must wait.
+        """
+        now = time.monotonic()
+        if self.flooding and now - client.last_resync < RESYNC_INTERVAL:
+            return False
+        client.last_resync = now
         self.resync(client)
         client.push_unbounded(frames.encode(frames.Control(client.connection.holder)))
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
+        return True
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the agent writes faster than the model parses (it skipped very recently)."""
+        return time.monotonic() - self._last_skip < FLOOD_PAUSE
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
         tail = self.ring.since(offset)
@@ -277,15 +316,17 @@ class TerminalSession:
         while self._pending:
             self._skip(self._pending.popleft())
         self.model.resize(cols, rows)
+        self._model_version += 1
         self.pty.resize(self.model.cols, self.model.rows)
         self.broadcast(frames.Resize(self.model.cols, self.model.rows))
 
     async def close(self) -> None:
         """End the child's process group and release the PTY."""
         self._stop_reading()
+        await in_thread(self._reader.stop)
         for task in self._tasks:
             task.cancel()
-        await asyncio.to_thread(self.pty.terminate)
+        await in_thread(self.pty.terminate)
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task

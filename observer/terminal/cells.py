@@ -57,14 +57,16 @@ class CellCache(dict[str, Char]):
     cheaper and gives identical screens.
     """
 
-    __slots__ = ("attrs",)
+    __slots__ = ("_rest", "attrs", "runs")
 
     def __init__(self, attrs: Char) -> None:
         super().__init__()
         self.attrs = attrs
+        self._rest = tuple(attrs)[1:]
+        self.runs: dict[str, tuple[Char, ...]] = {}  # whole short runs of text
 
     def __missing__(self, data: str) -> Char:
-        cell = self.attrs._replace(data=data)
+        cell: Char = tuple.__new__(Char, (data, *self._rest))
         if len(self) < 4096:
             self[data] = cell
         return cell

@@ -8,11 +8,14 @@ References: ECMA-48 chapter 8.3, xterm ctlseqs ("Functions using CSI").
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from observer.terminal.screen import VTScreen
 
 Args = tuple[int, ...]
-Handler = Callable[[VTScreen, Args], None]
+Action = Callable[[], object]
+#: Builds the action for a decoded sequence once; the stream caches it by the raw text.
+Handler = Callable[[VTScreen, Args], Action]
 
 #: Numeric parameters are capped here (as pyte and the VT220 do); larger values mean "all".
 MAX_VALUE = 9999
@@ -24,72 +27,73 @@ def _a(args: Args, i: int = 0) -> int:
     return args[i] if len(args) > i else 0
 
 
-def _scroll_down(s: VTScreen, a: Args) -> None:
+def _noop() -> None:
+    pass
+
+
+def _scroll_down(s: VTScreen, a: Args) -> Action:
     # ``CSI Ps ; Ps ; Ps ; Ps ; Ps T`` with five parameters is xterm's mouse highlight
     # tracking, not SD.
-    if len(a) <= 1:
-        s.scroll_down(_a(a) or 1)
+    return partial(s.scroll_down, _a(a) or 1) if len(a) <= 1 else _noop
 
 
-def _save(s: VTScreen, a: Args) -> None:
+def _save(s: VTScreen, a: Args) -> Action:
     # SCOSC only without parameters; with them it is DECSLRM (left/right margins).
-    if not any(a):
-        s.save_cursor()
+    return _noop if any(a) else s.save_cursor
 
 
-def _restore(s: VTScreen, a: Args) -> None:
-    if not any(a):
-        s.restore_cursor()
+def _restore(s: VTScreen, a: Args) -> Action:
+    return _noop if any(a) else s.restore_cursor
 
 
 PLAIN: dict[str, Handler] = {
-    "@": lambda s, a: s.insert_characters(_a(a)),
-    "A": lambda s, a: s.cursor_up(_a(a)),
-    "B": lambda s, a: s.cursor_down(_a(a)),
-    "C": lambda s, a: s.cursor_forward(_a(a)),
-    "D": lambda s, a: s.cursor_back(_a(a)),
-    "E": lambda s, a: s.cursor_down1(_a(a)),
-    "F": lambda s, a: s.cursor_up1(_a(a)),
-    "G": lambda s, a: s.cursor_to_column(_a(a)),
-    "H": lambda s, a: s.cursor_position(_a(a), _a(a, 1)),
-    "I": lambda s, a: s.tab(_a(a) or 1),
-    "J": lambda s, a: s.erase_in_display(_a(a)),
-    "K": lambda s, a: s.erase_in_line(_a(a)),
-    "L": lambda s, a: s.insert_lines(_a(a)),
-    "M": lambda s, a: s.delete_lines(_a(a)),
-    "P": lambda s, a: s.delete_characters(_a(a)),
-    "S": lambda s, a: s.scroll_up(_a(a) or 1),
+    "@": lambda s, a: partial(s.insert_characters, _a(a)),
+    "A": lambda s, a: partial(s.cursor_up, _a(a)),
+    "B": lambda s, a: partial(s.cursor_down, _a(a)),
+    "C": lambda s, a: partial(s.cursor_forward, _a(a)),
+    "D": lambda s, a: partial(s.cursor_back, _a(a)),
+    "E": lambda s, a: partial(s.cursor_down1, _a(a)),
+    "F": lambda s, a: partial(s.cursor_up1, _a(a)),
+    "G": lambda s, a: partial(s.cursor_to_column, _a(a)),
+    "H": lambda s, a: partial(s.cursor_position, _a(a), _a(a, 1)),
+    "I": lambda s, a: partial(s.tab, _a(a) or 1),
+    "J": lambda s, a: partial(s.erase_in_display, _a(a)),
+    "K": lambda s, a: partial(s.erase_in_line, _a(a)),
+    "L": lambda s, a: partial(s.insert_lines, _a(a)),
+    "M": lambda s, a: partial(s.delete_lines, _a(a)),
+    "P": lambda s, a: partial(s.delete_characters, _a(a)),
+    "S": lambda s, a: partial(s.scroll_up, _a(a) or 1),
     "T": _scroll_down,
-    "X": lambda s, a: s.erase_characters(_a(a)),
-    "Z": lambda s, a: s.back_tab(_a(a) or 1),
-    "`": lambda s, a: s.cursor_to_column(_a(a)),
-    "a": lambda s, a: s.cursor_forward(_a(a)),
-    "b": lambda s, a: s.repeat_last(_a(a) or 1),
-    "c": lambda s, a: s.report_device_attributes(_a(a)),
-    "d": lambda s, a: s.cursor_to_line(_a(a)),
-    "e": lambda s, a: s.cursor_down(_a(a)),
-    "f": lambda s, a: s.cursor_position(_a(a), _a(a, 1)),
-    "g": lambda s, a: s.clear_tab_stop(_a(a)),
-    "h": lambda s, a: s.set_mode(*a),
-    "l": lambda s, a: s.reset_mode(*a),
-    "n": lambda s, a: s.report_device_status(_a(a)),
-    "r": lambda s, a: s.set_margins(_a(a), _a(a, 1)),
+    "X": lambda s, a: partial(s.erase_characters, _a(a)),
+    "Z": lambda s, a: partial(s.back_tab, _a(a) or 1),
+    "`": lambda s, a: partial(s.cursor_to_column, _a(a)),
+    "a": lambda s, a: partial(s.cursor_forward, _a(a)),
+    "b": lambda s, a: partial(s.repeat_last, _a(a) or 1),
+    "c": lambda s, a: partial(s.report_device_attributes, _a(a)),
+    "d": lambda s, a: partial(s.cursor_to_line, _a(a)),
+    "e": lambda s, a: partial(s.cursor_down, _a(a)),
+    "f": lambda s, a: partial(s.cursor_position, _a(a), _a(a, 1)),
+    "g": lambda s, a: partial(s.clear_tab_stop, _a(a)),
+    "h": lambda s, a: partial(s.set_mode, *a),
+    "l": lambda s, a: partial(s.reset_mode, *a),
+    "n": lambda s, a: partial(s.report_device_status, _a(a)),
+    "r": lambda s, a: partial(s.set_margins, _a(a), _a(a, 1)),
     "s": _save,
     "u": _restore,
 }
 
 #: ``CSI ? ...``: DEC private modes, selective erase, DECXCPR.
 PRIVATE: dict[str, Handler] = {
-    "h": lambda s, a: s.set_mode(*a, private=True),
-    "l": lambda s, a: s.reset_mode(*a, private=True),
-    "J": lambda s, a: s.erase_in_display(_a(a)),
-    "K": lambda s, a: s.erase_in_line(_a(a)),
-    "n": lambda s, a: s.report_device_status(_a(a), private=True),
+    "h": lambda s, a: partial(s.set_mode, *a, private=True),
+    "l": lambda s, a: partial(s.reset_mode, *a, private=True),
+    "J": lambda s, a: partial(s.erase_in_display, _a(a)),
+    "K": lambda s, a: partial(s.erase_in_line, _a(a)),
+    "n": lambda s, a: partial(s.report_device_status, _a(a), private=True),
 }
 
 #: ``CSI > ...``: only DA2 is answered; modifyOtherKeys and the like are ignored.
 SECONDARY: dict[str, Handler] = {
-    "c": lambda s, a: s.report_secondary_attributes(_a(a)),
+    "c": lambda s, a: partial(s.report_secondary_attributes, _a(a)),
 }
 
 TABLES: dict[str, dict[str, Handler]] = {"": PLAIN, "?": PRIVATE, ">": SECONDARY}

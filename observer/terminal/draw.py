@@ -35,6 +35,7 @@ class DrawMixin(pyte.Screen):
     _caches: dict[Char, CellCache]
     _pen: Char | None
     _pen_cells: CellCache
+    _pen_runs: dict[str, tuple[Char, ...]]
     _narrow: set[str]
 
     def _cells(self) -> CellCache:
@@ -46,8 +47,23 @@ class DrawMixin(pyte.Screen):
             if len(self._caches) > 512:
                 self._caches.clear()
             cache = self._caches[attrs] = CellCache(attrs)
-        self._pen, self._pen_cells = attrs, cache
+        self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
         return cache
+
+    def run(self, data: str) -> tuple[Char, ...]:
+        """The cells of an ASCII run in the current pen; short runs are cached."""
+        attrs = self.cursor.attrs
+        if attrs is not self._pen:
+            self._cells()
+        runs = self._pen_runs
+        cells = runs.get(data)
+        if cells is None:
+            cells = tuple(map(self._pen_cells.__getitem__, data))
+            if len(data) <= 32:
+                if len(runs) >= 1024:
+                    runs.clear()
+                runs[data] = cells
+        return cells
 
     def _all_narrow(self, data: str) -> bool:
         chars = set(data)

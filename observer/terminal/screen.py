@@ -49,6 +49,7 @@ class VTScreen(EditMixin, DrawMixin):
         self._caches: dict[Char, CellCache] = {}
         self._pen: Char | None = None
         self._pen_cells = CellCache(BLANK)
+        self._pen_runs = self._pen_cells.runs
         self._narrow: set[str] = set(ASCII_PRINTABLE)
         super().__init__(columns, lines)
 
@@ -267,6 +268,11 @@ class VTScreen(EditMixin, DrawMixin):
             for row in grid:
                 fit(row, self.columns)
         self.dirty.update(range(self.lines))
+
+    def newline(self) -> None:
+        """CR LF in one step (the most frequent pair of controls)."""
+        self.cursor.x = 0
+        self.index()
 
     def next_line(self) -> None:
         """NEL (``ESC E``): carriage return and index."""

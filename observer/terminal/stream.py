@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 
 import pyte
+from pyte import charsets as cs
+from pyte import modes as mo
 from pyte.screens import Char
 
 from observer.terminal import csi
@@ -34,11 +36,22 @@ MAX_STRING = 1 << 20
 MAX_CACHED = 4096
 
 ESC = "\x1b"
+# Printable text is matched with a plain range (a negated class is several times slower in
+# the regex engine): everything from space except DEL and the C1 controls.
+_TEXT = r"[ -~\xa0-\U0010ffff]"
+# A "simple" CSI: numeric parameters only, any final but REP (``b``), which must follow
+# printed text directly. Runs of them around text are matched as one token and their
+# combined action is cached by their text, so a typical coloured line or redraw costs a few
+# dictionary lookups instead of one parse per sequence.
+_SIMPLE = r"(?:\x1b\[[0-9;]*[@-ac-~])"
 _TOKEN = re.compile(
-    r"([^\x00-\x1f\x7f-\x9f]+)"  # 1: printable text
-    r"|\x1b\[([0-?]*)([ -/]*)([@-~])"  # 2-4: a well-formed CSI
-    r"|([\x00-\x1a\x1c-\x1f])"  # 5: a C0 control other than ESC
+    rf"({_SIMPLE}*)({_TEXT}+)((?:{_SIMPLE}|\r\n)*)"  # 1-3: sequences, text, sequences/CRLFs
+    rf"|((?:{_SIMPLE}|\r\n)+)"  # 4: sequences and line ends alone
+    r"|\x1b\[([0-?]*)([ -/]*)([@-~])"  # 5-7: any other well-formed CSI
+    r"|([\x00-\x1a\x1c-\x1f])"  # 8: a C0 control other than ESC
 )
+_CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
+_CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~])")
 _CSI_PREFIX = re.compile(r"\x1b\[[0-?]*[ -/]*")
 _CSI_BODY = re.compile(r"[0-?]*[ -/]*")
 _ESCAPE = re.compile(r"\x1b([ -/]*)([0-~])")
@@ -46,6 +59,9 @@ _ESCAPE_PARTIAL = re.compile(r"\x1b[ -/]*\Z")
 _CSI_END = re.compile(r"[@-~\x1b\x18\x1a]")
 _STRING_END = re.compile(r"[\x00-\x1f]")
 _STRINGS = {"]": "osc", "P": "dcs", "X": "sos", "^": "pm", "_": "apc"}
+
+
+_RESET = ((None,), (0,))
 
 
 def _noop() -> None:
@@ -69,7 +85,8 @@ class VTStream(pyte.Stream):
         self.string_kept: list[str] = []
         self.string_length = 0
         self.ignoring_csi = False  # inside an over-long or malformed CSI
-        self._cache: dict[str, Callable[[], None]] = {}
+        self._cache: dict[str, Callable[[], object]] = {}
+        self._chains: dict[str, Callable[[], object]] = {}
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
             "\x08": screen.backspace,
@@ -109,6 +126,9 @@ class VTStream(pyte.Stream):
         match = _TOKEN.match
         screen = self.screen
         draw = screen.draw
+        chains = self._chains
+        ascii_set = cs.LAT1_MAP
+        irm = mo.IRM
         while pos < n:
             m = match(text, pos)
             try:
@@ -118,50 +138,113 @@ class VTStream(pyte.Stream):
                     continue
                 pos = m.end()
                 kind = m.lastindex
-                if kind == 1:
-                    draw(m.group(1))
+                if kind == 3:
+                    before, data, after = m.groups()[:3]
+                    if before:
+                        (chains.get(before) or self._chain(before))()
+                    cursor = screen.cursor
+                    x = cursor.x
+                    end = x + len(data)
+                    if (
+                        end <= screen.columns
+                        and data.isascii()
+                        and screen.g0_charset is ascii_set
+                        and not (screen.charset or screen.wide_seen)
+                        and irm not in screen.mode
+                    ):
+                        # The hot path, inlined: ASCII text that fits in the row.
+                        screen.grid[cursor.y][x:end] = screen.run(data)
+                        cursor.x = end
+                        screen.dirty.add(cursor.y)
+                        screen.last_char = data[-1]
+                    else:
+                        draw(data)
+                    if after:
+                        (chains.get(after) or self._chain(after))()
+                        screen.last_char = ""  # REP repeats only what was printed just before
                 elif kind == 4:
-                    action = self._cache.get(m.group())
+                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
+                    screen.last_char = ""
+                elif kind == 7:
+                    key = m.group()
+                    action = self._cache.get(key)
                     if action is None:
-                        action = self._compile(m.group(), m.group(2), m.group(3), m.group(4))
+                        action = self._compile(key, m.group(5), m.group(6), m.group(7))
                     action()
-                    screen.last_char = ""  # REP repeats only a character printed just before
+                    screen.last_char = ""
                 else:
-                    self._controls.get(m.group(5), _noop)()
+                    self._controls.get(m.group(8), _noop)()
                     screen.last_char = ""
             except Exception:  # the guard: one bad sequence never stops the stream
                 screen.recover()
 
     # -- control sequences -----------------------------------------------------------------
 
-    def _compile(self, key: str, params: str, inter: str, final: str) -> Callable[[], None]:
+    def _compile(self, key: str, params: str, inter: str, final: str) -> Callable[[], object]:
         action = self._decode(params, inter, final)
         if len(self._cache) >= MAX_CACHED:
             self._cache.clear()
         self._cache[key] = action
         return action
 
-    def _decode(self, params: str, inter: str, final: str) -> Callable[[], None]:
+    def _decode(self, params: str, inter: str, final: str) -> Callable[[], object]:
         prefix = params[:1] if params[:1] in ("<", "=", ">", "?") else ""
         groups = csi.parse_params(params[len(prefix) :])
         if groups is None or inter or len(params) > MAX_SEQUENCE:
             return _noop
-        screen = self.screen
         if final == "m" and not prefix:
-            return self._sgr(groups)
+            return self._sgr([groups])
         if any(len(group) > 1 for group in groups):
             return _noop  # sub-parameters mean nothing outside SGR
         handler = csi.TABLES.get(prefix, {}).get(final)
         if handler is None:
             return _noop
-        args = tuple(group[0] or 0 for group in groups)
-        return lambda: handler(screen, args)
+        return handler(self.screen, tuple(group[0] or 0 for group in groups))
 
-    def _sgr(self, groups: tuple[tuple[int | None, ...], ...]) -> Callable[[], None]:
-        """An SGR action; the resulting pen is computed once per starting pen."""
+    def _chain(self, chain: str) -> Callable[[], object]:
+        """The action for a run of simple CSIs and CR LFs, cached by its text. Consecutive
+        SGRs are folded into one pen change."""
+        actions: list[Callable[[], object]] = []
+        pens: list[tuple[tuple[int | None, ...], ...]] = []
+        for part in _CHAIN_PART.finditer(chain):
+            params, final = part.group(1), part.group(2)
+            if final == "m":
+                pens.append(csi.parse_params(params) or ())
+                continue
+            if pens:
+                actions.append(self._sgr(pens))
+                pens = []
+            actions.append(self._decode(params, "", final) if final else self.screen.newline)
+        if pens:
+            actions.append(self._sgr(pens))
+        action = actions[0] if len(actions) == 1 else self._sequence(actions)
+        if len(chain) <= MAX_SEQUENCE:
+            if len(self._chains) >= MAX_CACHED:
+                self._chains.clear()
+            self._chains[chain] = action
+        return action
+
+    def _sequence(self, actions: list[Callable[[], object]]) -> Callable[[], object]:
         screen = self.screen
-        if not groups or groups[0] in ((None,), (0,)):
-            pen = apply_sgr(BLANK, groups)  # starts with a reset: the old pen does not matter
+
+        def run() -> None:
+            for action in actions:
+                try:
+                    action()
+                except Exception:  # each sequence is guarded on its own
+                    screen.recover()
+
+        return run
+
+    def _sgr(self, steps: list[tuple[tuple[int | None, ...], ...]]) -> Callable[[], object]:
+        """An action applying SGR sequences; the resulting pen is computed once per
+        starting pen, or once for all when a step resets the pen."""
+        screen = self.screen
+        resets = [i for i, groups in enumerate(steps) if not groups or groups[0] in _RESET]
+        if resets:
+            pen = BLANK
+            for groups in steps[resets[-1] :]:
+                pen = apply_sgr(pen, groups)  # the old pen does not matter
 
             def absolute() -> None:
                 screen.cursor.attrs = pen
@@ -175,7 +258,10 @@ class VTStream(pyte.Stream):
             if new is None:
                 if len(memo) > 64:
                     memo.clear()
-                new = memo[old] = apply_sgr(old, groups)
+                new = old
+                for groups in steps:
+                    new = apply_sgr(new, groups)
+                memo[old] = new
             screen.cursor.attrs = new
 
         return relative
@@ -222,9 +308,9 @@ class VTStream(pyte.Stream):
                 return n
             char = text[i]
             if "@" <= char <= "~":
-                m = _TOKEN.match(sequence + char)
-                if m is not None and m.lastindex == 4:
-                    self._decode(m.group(2), m.group(3), m.group(4))()
+                m = _CSI.fullmatch(sequence + char)
+                if m is not None:
+                    self._decode(m.group(1), m.group(2), m.group(3))()
                 return i + 1
             if char in "\x18\x1a":
                 return i + 1

@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from observer.protocol.events import OutputReceived
+from observer.transport import ConnectionEvent
+
 
 @dataclass
 class Bridge:
@@ -184,3 +187,28 @@ async def pty_bridge(
                 os.killpg(process.pid, 9)
             process.wait(timeout=10)
             os.close(master)
+
+
+ECHO_SCRIPT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin: print('got', line.strip(), flush=True)"
+
+
+async def collect_until(
+    events: object, predicate: object, timeout: float = 15.0
+) -> list[ConnectionEvent]:
+    seen: list[ConnectionEvent] = []
+    output = bytearray()
+
+    async def run() -> None:
+        async for event in events:  # type: ignore[attr-defined]
+            seen.append(event)
+            if isinstance(event, OutputReceived):
+                output.extend(event.data)
+            if predicate(seen, bytes(output)):  # type: ignore[operator]
+                return
+
+    await asyncio.wait_for(run(), timeout)
+    return seen
+
+
+def text_of(events: list[ConnectionEvent]) -> bytes:
+    return b"".join(e.data for e in events if isinstance(e, OutputReceived))

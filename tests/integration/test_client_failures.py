@@ -296,3 +296,44 @@ def test_the_redacting_logger_blanks_tokens_headers_and_ttyd_inits(
         "> TEXT '{\"AuthToken <redacted>",
         "token is <redacted> here",
     ]
+
+
+async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
+    accepted = 0
+
+    async def reject(connection: ServerConnection) -> None:
+        nonlocal accepted
+        accepted += 1
+        await connection.close(1008, "authentication failed\x1b[31m")
+
+    async with serve(reject, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        settings = ConnectionSettings(f"ws://127.0.0.1:{port}", initial_delay=0.01)
+        failure = await first_failure(Connection(settings, Secret(CANARY)))
+    assert str(failure) == (
+        f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed [31m) — "
+        "check the token (`observer auth login`)"
+    )
+    assert failure.retryable is False and accepted == 1
+
+
+def test_each_protocol_gets_its_own_request_url_and_authorization() -> None:
+    from observer.endpoints import parse_endpoint
+    from observer.transport.request import auth_headers, request_url
+
+    token = Secret("user:pw")
+    jupyter = parse_endpoint("https://lab.example/base/")
+    settings = ConnectionSettings("https://lab.example/base/", identifier="1 2")
+    assert request_url(jupyter, settings, "jupyter", control=False, since=None) == (
+        "wss://lab.example:443/base/terminals/websocket/1%202"
+    )
+    native = parse_endpoint("wss://s.example")
+    settings = ConnectionSettings("wss://s.example", identifier="agent/7", api_version="2030-01-01")
+    assert request_url(native, settings, "observer", control=True, since=4096) == (
+        "wss://s.example:443/?identifier=agent%2F7&api-version=2030-01-01&mode=control&since=4096"
+    )
+    assert auth_headers("observer", token) == {"Authorization": "Bearer user:pw"}
+    assert auth_headers(None, token) == {"Authorization": "Bearer user:pw"}
+    assert auth_headers("jupyter", token) == {"Authorization": "token user:pw"}
+    assert auth_headers("ttyd", token) == {"Authorization": "Basic dXNlcjpwdw=="}
+    assert auth_headers("raw", None) == {}

@@ -22,7 +22,7 @@ from observer.errors import ConnectionFailed
 from observer.protocol.events import SessionStarted
 from observer.secrets import Secret
 from observer.transport import Connected, Connection, ConnectionSettings
-from tests.integration.test_client_raw import collect_until
+from tests.integration.client_peers import collect_until
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -7,44 +7,19 @@ import sys
 
 import pytest
 
-from observer.protocol.events import ControlChanged, OutputReceived, SessionStarted
+from observer.protocol.events import ControlChanged, SessionStarted
 from observer.secrets import Secret
 from observer.transport import (
     Connected,
     Connection,
-    ConnectionEvent,
     ConnectionSettings,
     GapDetected,
     Reconnecting,
 )
-from tests.integration.client_peers import pty_bridge
+from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge
 from tests.integration.faultproxy import FaultProxy
 
 pytestmark = pytest.mark.timeout(60)
-
-ECHO_SCRIPT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin: print('got', line.strip(), flush=True)"
-
-
-async def collect_until(
-    events: object, predicate: object, timeout: float = 15.0
-) -> list[ConnectionEvent]:
-    seen: list[ConnectionEvent] = []
-    output = bytearray()
-
-    async def run() -> None:
-        async for event in events:  # type: ignore[attr-defined]
-            seen.append(event)
-            if isinstance(event, OutputReceived):
-                output.extend(event.data)
-            if predicate(seen, bytes(output)):  # type: ignore[operator]
-                return
-
-    await asyncio.wait_for(run(), timeout)
-    return seen
-
-
-def text_of(events: list[ConnectionEvent]) -> bytes:
-    return b"".join(e.data for e in events if isinstance(e, OutputReceived))
 
 
 async def test_a_watcher_sees_output_and_sends_nothing() -> None:
@@ -139,3 +114,28 @@ async def test_a_blackholed_connection_is_detected_by_keepalive_and_reconnected(
         assert detected > 0
         await connection.close()
         await stream.aclose()
+
+
+async def test_a_slow_or_distant_link_is_not_mistaken_for_a_dead_one() -> None:
+    """Throttled to 4 kB/s with 150 ms added per chunk: pings still get their pongs, so no
+    reconnect happens, the output keeps flowing, and the measured latency shows the delay."""
+    from tests.integration.faultproxy import Fault
+
+    script = "import time\nfor i in range(10**6): print('tick', i, flush=True); time.sleep(0.05)"
+    async with (
+        pty_bridge([sys.executable, "-c", script], backlog=False) as bridge,
+        FaultProxy("127.0.0.1", bridge.port) as proxy,
+    ):
+        proxy.plan(Fault(delay=0.15, rate=4000))
+        settings = ConnectionSettings(
+            f"ws://127.0.0.1:{proxy.port}", protocol="raw", ping_interval=0.3, ping_timeout=1.5
+        )
+        connection = Connection(settings)
+        stream = connection.events()
+        seen = await collect_until(stream, lambda s, out: out.count(b"tick") >= 30)
+        assert not any(isinstance(e, Reconnecting) for e in seen)
+        latency = connection.latency
+        await connection.close()
+        await stream.aclose()
+    assert latency is not None and latency >= 0.3  # 150 ms each way, at least
+    assert proxy.accepted == 1

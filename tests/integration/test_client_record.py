@@ -109,3 +109,28 @@ async def test_record_without_a_server_fails_with_one_clear_line(tmp_path: Path)
         err
         == f"observer: ws://127.0.0.1:{port} refused the connection — is the server running on port {port}?\n"
     )
+
+
+async def test_record_without_a_usable_keyring_against_a_protected_endpoint_names_the_keyring_fixes(
+    tmp_path: Path,
+) -> None:
+    from websockets.asyncio.server import serve
+
+    from tests.integration.test_client_failures import Refuser
+
+    async with serve(
+        lambda c: c.wait_closed(), "127.0.0.1", 0, process_request=Refuser(403, "Unauthenticated")
+    ) as server:
+        port = server.sockets[0].getsockname()[1]
+        code, _, err = await observer(
+            "record",
+            f"ws://127.0.0.1:{port}",
+            "-o",
+            str(tmp_path / "x.cast"),
+            env=clean_env(tmp_path),
+        )
+    assert code == 1
+    assert (
+        err.startswith("observer: no usable keyring backend was found — ")
+        and "OBSERVER_TOKEN" in err
+    )

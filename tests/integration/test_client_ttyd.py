@@ -15,8 +15,7 @@ from observer.errors import ConnectionFailed
 from observer.protocol.events import OutputReceived, SessionStarted, TitleChanged
 from observer.secrets import Secret
 from observer.transport import Connected, Connection, ConnectionSettings
-from tests.integration.client_peers import pty_bridge
-from tests.integration.test_client_raw import ECHO_SCRIPT, collect_until
+from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge
 
 pytestmark = pytest.mark.timeout(60)
 

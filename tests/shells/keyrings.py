@@ -38,3 +38,9 @@ class BrokenKeyring(MemoryKeyring):
 
     def set_password(self, service: str, username: str, password: str) -> None:
         raise RuntimeError(f"collection is locked (tried to store {password})")
+
+
+# keyring registers every KeyringBackend subclass for auto-detection; these test backends must
+# never be picked by keyring on its own (in this or any other test of the same process).
+for _backend in (MemoryKeyring, BrokenKeyring):
+    KeyringBackend._classes.discard(_backend)  # type: ignore[attr-defined]

@@ -273,3 +273,35 @@ def test_the_observers_own_marker_labels_are_plain_words(tmp_path: Path) -> None
             rec.marker(label)
     _, events = read_back(path)
     assert [e.data for e in events] == ["connected", "gap", "takeover started", "takeover ended"]
+
+
+def test_tick_writes_text_held_for_redaction_after_100_ms(tmp_path: Path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "s.cast"
+    rec = Recorder(path, cols=80, rows=24, redact=True, clock=clock)
+    rec.output(b"Downloading pkg")
+    assert [e.data for e in read_back(path)[1]] == ["Downloading "]
+    clock.now += 0.05
+    rec.tick()
+    assert [e.data for e in read_back(path)[1]] == ["Downloading "]
+    clock.now += 0.06
+    rec.tick()
+    assert [e.data for e in read_back(path)[1]] == ["Downloading ", "pkg"]
+    rec.close()
+
+
+def test_tick_does_nothing_without_redaction(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24) as rec:
+        rec.output(b"word")
+        rec.tick()
+        assert rec.events == 1
+
+
+def test_an_absurd_size_from_a_peer_is_clamped_so_the_file_stays_readable(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=0, rows=99_999) as rec:
+        rec.resize(-5, 20_000)
+    reader, events = read_back(path)
+    assert (reader.header.cols, reader.header.rows) == (1, 10_000)
+    assert events == [Event(events[0].time, "r", "1x10000")]

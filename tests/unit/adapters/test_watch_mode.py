@@ -11,13 +11,27 @@ from observer.protocol.adapters import create_session, detect_protocol, parse_pr
 from observer.protocol.adapters.jupyter import JupyterClientSession
 from observer.protocol.adapters.raw import RawClientSession
 from observer.protocol.adapters.ttyd import TtydClientSession
+from observer.protocol.session import NativeClientSession
 
-ADAPTERS = [RawClientSession, TtydClientSession, JupyterClientSession]
+ADAPTERS = [RawClientSession, TtydClientSession, JupyterClientSession, NativeClientSession]
 
 received = st.one_of(
     st.binary(max_size=40),
     st.text(max_size=40),
-    st.sampled_from(['["stdout", "x"]', '["setup", {}]', '["disconnect", 1]', b"0out", b"1title"]),
+    st.sampled_from(
+        [
+            '["stdout", "x"]',
+            '["setup", {}]',
+            '["disconnect", 1]',
+            b"0out",
+            b"1title",
+            '{"type":"hello","protocol":1,"identifier":"a","mode":"watch","cols":80,"rows":24,'
+            '"offset":0,"holder":"none","watchers":1,"title":""}',
+            '{"type":"control","holder":"you"}',
+            '{"type":"control","holder":"other"}',
+            '{"type":"error","code":"control-held","message":"x"}',
+        ]
+    ),
 )
 calls = st.lists(
     st.one_of(
@@ -49,7 +63,8 @@ def test_no_input_or_resize_leaves_a_watching_client(
         elif op == "release":
             session.release_control()
         elif op == "resync":
-            assert session.request_resync() == []
+            sent = session.request_resync()
+            assert all(isinstance(m, str) for m in sent), "a resync carried data"
         elif op == "input":
             sent = session.send_input(arg)
             assert not watching or sent == [], "input left a watching client"

@@ -252,3 +252,15 @@ def test_json_nested_absurdly_deep_is_damage_not_a_crash() -> None:
     v1 = '{\n"version": 1, "width": 8, "height": 2,\n"stdout": ' + "[" * 100_000 + "\n}\n"
     with pytest.raises(CastFormatError, match="nested too deeply — the v1 recording is damaged"):
         CastReader(io.StringIO(v1))
+
+
+def test_a_v1_document_beyond_the_size_cap_is_refused_not_loaded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from observer.asciicast import reader as reader_module
+
+    monkeypatch.setattr(reader_module, "V1_MAX_CHARS", 1000)
+    frames = ",\n".join(f'[0.1, "{"x" * 50}"]' for _ in range(100))
+    text = '{\n"version": 1, "width": 8, "height": 2, "stdout": [\n' + frames + "\n]}\n"
+    with pytest.raises(CastFormatError, match="larger than 64 MiB is not supported"):
+        CastReader(io.StringIO(text))

@@ -22,21 +22,19 @@ that has expired or names another audience is refused before connecting; the tok
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import datetime as dt
 import logging
 import random
-import ssl
 import time
 from collections.abc import AsyncIterator, Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from observer.endpoints import Endpoint, connection_url, parse_endpoint
+from observer.endpoints import parse_endpoint
 from observer.errors import ConnectionFailed
 from observer.protocol.adapter import ClientSession, Message
 from observer.protocol.adapters import (
@@ -46,173 +44,21 @@ from observer.protocol.adapters import (
     guess_protocol,
     offered_subprotocols,
 )
-from observer.protocol.events import ControlChanged, Event, Exited, Mode
-from observer.secrets import Secret, inspect_token
-from observer.transport_failures import close_failure, describe_failure
+from observer.protocol.events import ControlChanged, Exited, Mode
+from observer.secrets import Secret
+from observer.transport.events import (
+    Connected,
+    ConnectionEvent,
+    Disconnected,
+    GapDetected,
+    Reconnecting,
+)
+from observer.transport.failures import close_failure, describe_failure
+from observer.transport.request import auth_headers, request_url, ttyd_auth_token
+from observer.transport.safety import RedactingLogger, check_token
+from observer.transport.settings import Backoff, ConnectionSettings
 
-API_VERSION = "2024-02-02-preview"
 log = logging.getLogger("observer.transport")
-
-
-@dataclass(frozen=True, slots=True)
-class Connected:
-    """The upgrade succeeded. ``resumed_from`` is the ``since=`` offset asked for, if any."""
-
-    origin: str
-    protocol: ProtocolName
-    attempt: int
-    resumed_from: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class Reconnecting:
-    """The connection is down; the next attempt (``attempt``, from 1) starts in ``delay`` seconds."""
-
-    delay: float
-    attempt: int
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class GapDetected:
-    """Output was lost while disconnected and the peer cannot replay it (no ``since=``)."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnected:
-    """The connection ended for good: ``reason`` says why. The event stream ends after it."""
-
-    reason: str
-
-
-TransportEvent = Connected | Reconnecting | GapDetected | Disconnected
-ConnectionEvent = Event | TransportEvent
-
-
-@dataclass(frozen=True, slots=True)
-class ConnectionSettings:
-    """Where and how to connect. No secret in here: the token is passed separately.
-
-    Attributes:
-        url: endpoint URL (``ws``, ``wss``, ``http`` or ``https``).
-        identifier: session identifier (query ``identifier=``; Jupyter: the terminal name).
-        protocol: adapter name, or ``None`` to detect it from the negotiated subprotocol.
-        mode: ``watch`` or ``control`` to start in.
-        audience: expected JWT audience; a JWT naming another is refused before connecting.
-        reconnect: reconnect after a drop (a recorder or the app); False for one-shot tools.
-        retry_first: also retry when the very first attempt fails (default: fail fast, clearly).
-    """
-
-    url: str
-    identifier: str = ""
-    protocol: ProtocolName | None = None
-    mode: Mode = "watch"
-    api_version: str = API_VERSION
-    audience: str | None = None
-    cols: int = 80
-    rows: int = 24
-    ping_interval: float | None = 20.0
-    ping_timeout: float | None = 20.0
-    open_timeout: float = 10.0
-    close_timeout: float = 2.0
-    reconnect: bool = True
-    retry_first: bool = False
-    initial_delay: float = 0.5
-    max_delay: float = 10.0
-    stable_after: float = 5.0
-    max_size: int = 16 * 2**20
-    ssl_context: ssl.SSLContext | None = field(default=None, compare=False)
-
-
-class Backoff:
-    """Jittered exponential delays (equal jitter): ``d/2 + random() * d/2``, ``d`` doubling to ``cap``.
-
-    Randomness is injected so tests are deterministic; ``reset`` after a stable connection.
-    """
-
-    def __init__(
-        self, initial: float, cap: float, rand: Callable[[], float] = random.random
-    ) -> None:
-        self.initial, self.cap, self._rand = initial, cap, rand
-        self.attempt = 0
-
-    def next_delay(self) -> float:
-        """The delay before the next attempt; counts the attempt."""
-        ceiling = min(self.cap, self.initial * 2.0**self.attempt)
-        self.attempt += 1
-        return ceiling / 2 + self._rand() * ceiling / 2
-
-    def reset(self) -> None:
-        """Start again from the initial delay."""
-        self.attempt = 0
-
-
-def check_token(
-    endpoint: Endpoint, token: Secret | None, settings: ConnectionSettings, now: dt.datetime
-) -> None:
-    """Refuse, before any byte leaves, to send ``token`` where it could leak or cannot work."""
-    if token is None:
-        return
-    origin = endpoint.origin
-    if not endpoint.secure and not endpoint.loopback:
-        raise ConnectionFailed(
-            f"refusing to send the token for {origin} over unencrypted ws:// — "
-            "use a wss:// URL (TLS), or connect to a loopback address",
-            retryable=False,
-        )
-    context = settings.ssl_context
-    if (
-        endpoint.secure
-        and context is not None
-        and (context.verify_mode != ssl.CERT_REQUIRED or not context.check_hostname)
-    ):
-        raise ConnectionFailed(
-            f"refusing to send the token for {origin} over TLS without certificate and host name "
-            "verification — use a verifying TLS context",
-            retryable=False,
-        )
-    info = inspect_token(token, origin, "keyring")
-    if info.expired(now):
-        raise ConnectionFailed(
-            f"the token for {origin} expired ({info.describe(now)}) — "
-            f"run `observer auth login {origin}` with a fresh token",
-            retryable=False,
-        )
-    if settings.audience and info.kind == "jwt" and settings.audience not in info.audience:
-        named = ", ".join(info.audience) or "no audience"
-        raise ConnectionFailed(
-            f"the token for {origin} is for {named}, not {settings.audience} — "
-            f"run `observer auth login {origin}` with a token for {settings.audience}",
-            retryable=False,
-        )
-
-
-class RedactingLogger(logging.LoggerAdapter):  # type: ignore[type-arg]
-    """The logger handed to websockets: its debug output includes request headers and frames.
-
-    Every line is formatted, then the token (in any encoding we send it) is replaced, an
-    ``Authorization`` header line is blanked whatever its scheme, and anything after
-    ``AuthToken`` (ttyd's init, which websockets may log truncated) is cut.
-    """
-
-    def __init__(self, logger: logging.Logger, secrets: list[str]) -> None:
-        super().__init__(logger, {})
-        self._secrets = [s for s in secrets if s]
-
-    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
-        """Format, redact, log."""
-        if not self.isEnabledFor(level):
-            return
-        text = str(msg) % args if args else str(msg)
-        for secret in self._secrets:
-            text = text.replace(secret, "<redacted>")
-        if text.lower().startswith(("> authorization:", "> cookie:")):
-            text = text.split(":", 1)[0] + ": <redacted>"
-        if "AuthToken" in text:
-            text = text[: text.index("AuthToken")] + "AuthToken <redacted>"
-        self.logger.log(level, "%s", text, **kwargs)
 
 
 class Connection:
@@ -268,6 +114,12 @@ class Connection:
     def mode(self) -> Mode:
         """``control`` only while input may be sent now."""
         return self._session.mode if self._session is not None else "watch"
+
+    @property
+    def latency(self) -> float | None:
+        """Round-trip time of the last keepalive ping in seconds (``None`` while disconnected)."""
+        websocket = self._websocket
+        return float(websocket.latency) if websocket is not None else None
 
     async def events(self) -> AsyncIterator[ConnectionEvent]:
         """Connect and yield events until the session ends, :meth:`close`, or a fatal error.
@@ -349,39 +201,19 @@ class Connection:
             await self._queue.put(ControlChanged("you" if session.mode == "control" else "none"))
 
     def _url(self, since: int | None) -> str:
-        protocol = self._protocol
-        if protocol in ("ttyd", "jupyter"):
-            path = self.endpoint.path
-            if protocol == "jupyter" and "/terminals/websocket/" not in path:
-                from urllib.parse import quote
-
-                path = (
-                    path.rstrip("/")
-                    + "/terminals/websocket/"
-                    + quote(self.settings.identifier, safe="")
-                )
-            return connection_url(self.endpoint, {}, path=path)
-        params = {"identifier": self.settings.identifier, "api-version": self.settings.api_version}
-        params["mode"] = "control" if self._want_control else "watch"
-        if since is not None:
-            params["since"] = str(since)
-        return connection_url(self.endpoint, params)
+        control = self._want_control
+        return request_url(
+            self.endpoint, self.settings, self._protocol, control=control, since=since
+        )
 
     def _headers(self) -> dict[str, str]:
-        if self._token is None:
-            return {}
-        value = self._token.reveal()
-        if self._protocol == "jupyter":
-            return {"Authorization": f"token {value}"}
-        if self._protocol == "ttyd":  # ttyd -c user:password: HTTP Basic (RFC 7617)
-            return {"Authorization": "Basic " + base64.b64encode(value.encode()).decode()}
-        return {"Authorization": f"Bearer {value}"}
+        return auth_headers(self._protocol, self._token)
 
     def _logger(self) -> RedactingLogger:
         secrets: list[str] = []
         if self._token is not None:
             value = self._token.reveal()
-            secrets = [value, base64.b64encode(value.encode()).decode()]
+            secrets = [value, ttyd_auth_token(self._token)]
         return RedactingLogger(log, secrets)
 
     def _delays(self) -> Generator[float]:
@@ -397,6 +229,11 @@ class Connection:
         failure = describe_failure(
             error, self.endpoint, self.settings.identifier, self._token is not None
         )
+        if failure.status in (401, 403):
+            try:  # a token that expired during a long session: say so rather than "rejected"
+                check_token(self.endpoint, self._token, self.settings, self._now())
+            except ConnectionFailed as better:
+                failure = better
         self._last_failure = str(failure)
         if not failure.retryable or not self.settings.reconnect:
             return failure
@@ -407,7 +244,7 @@ class Connection:
     def _new_session(self, protocol: ProtocolName, since: int | None) -> ClientSession:
         auth = ""
         if protocol == "ttyd" and self._token is not None:
-            auth = base64.b64encode(self._token.reveal().encode()).decode()
+            auth = ttyd_auth_token(self._token)
         return create_session(
             protocol,
             mode="control" if self._want_control else "watch",

@@ -1,0 +1,79 @@
+"""Where a token may go, and keeping it out of websockets' debug log."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import ssl
+from typing import Any
+
+from observer.endpoints import Endpoint
+from observer.errors import ConnectionFailed
+from observer.secrets import Secret, inspect_token
+from observer.transport.settings import ConnectionSettings
+
+
+def check_token(
+    endpoint: Endpoint, token: Secret | None, settings: ConnectionSettings, now: dt.datetime
+) -> None:
+    """Refuse, before any byte leaves, to send ``token`` where it could leak or cannot work."""
+    if token is None:
+        return
+    origin = endpoint.origin
+    if not endpoint.secure and not endpoint.loopback:
+        raise ConnectionFailed(
+            f"refusing to send the token for {origin} over unencrypted ws:// — "
+            "use a wss:// URL (TLS), or connect to a loopback address",
+            retryable=False,
+        )
+    context = settings.ssl_context
+    if (
+        endpoint.secure
+        and context is not None
+        and (context.verify_mode != ssl.CERT_REQUIRED or not context.check_hostname)
+    ):
+        raise ConnectionFailed(
+            f"refusing to send the token for {origin} over TLS without certificate and host name "
+            "verification — use a verifying TLS context",
+            retryable=False,
+        )
+    info = inspect_token(token, origin, "keyring")
+    if info.expired(now):
+        raise ConnectionFailed(
+            f"the token for {origin} expired ({info.describe(now)}) — "
+            f"run `observer auth login {origin}` with a fresh token",
+            retryable=False,
+        )
+    if settings.audience and info.kind == "jwt" and settings.audience not in info.audience:
+        named = ", ".join(info.audience) or "no audience"
+        raise ConnectionFailed(
+            f"the token for {origin} is for {named}, not {settings.audience} — "
+            f"run `observer auth login {origin}` with a token for {settings.audience}",
+            retryable=False,
+        )
+
+
+class RedactingLogger(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """The logger handed to websockets: its debug output includes request headers and frames.
+
+    Every line is formatted, then the token (in any encoding we send it) is replaced, an
+    ``Authorization`` header line is blanked whatever its scheme, and anything after
+    ``AuthToken`` (ttyd's init, which websockets may log truncated) is cut.
+    """
+
+    def __init__(self, logger: logging.Logger, secrets: list[str]) -> None:
+        super().__init__(logger, {})
+        self._secrets = [s for s in secrets if s]
+
+    def log(self, level: int, msg: object, *args: object, **kwargs: Any) -> None:
+        """Format, redact, log."""
+        if not self.isEnabledFor(level):
+            return
+        text = str(msg) % args if args else str(msg)
+        for secret in self._secrets:
+            text = text.replace(secret, "<redacted>")
+        if text.lower().startswith(("> authorization:", "> cookie:")):
+            text = text.split(":", 1)[0] + ": <redacted>"
+        if "AuthToken" in text:
+            text = text[: text.index("AuthToken")] + "AuthToken <redacted>"
+        self.logger.log(level, "%s", text, **kwargs)

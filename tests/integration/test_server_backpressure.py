@@ -1,0 +1,39 @@
+"""A client that stops reading never holds the PTY back, its queue stays bounded, and it
+gets a fresh snapshot when it reads again. (Throughput ratios are measured by
+``python -m tests.benchmarks.server``, not asserted here.)"""
+
+from __future__ import annotations
+
+import asyncio
+
+from observer.protocol.events import SnapshotReceived
+from tests.integration.server_support import model_text, observe, running_server
+
+LIMIT = 256 * 1024
+FLOOD = [
+    "sh",
+    "-c",
+    "sleep 0.5; head -c 60000000 /dev/zero | tr '\\0' y; printf '\\033[2J\\033[HDONE'; sleep 60",
+]
+
+
+async def test_a_stalled_client_is_bounded_and_gets_a_snapshot_when_it_resumes() -> None:
+    async with running_server(FLOOD, client_queue=LIMIT, size=(80, 24)) as server:
+        session = server.sessions["default"]
+        # max_queue=1: the client library stops reading the socket after one message.
+        async with observe(server, max_queue=1, close_timeout=0.5) as stalled:
+            [client] = session.clients
+            worst = 0
+            while not any("DONE" in line for line in model_text(server)):
+                worst = max(worst, client.queued)
+                await asyncio.sleep(0.005)
+            # The PTY was drained although the client read nothing for the whole flood.
+            assert session.ring.end >= 60_000_000
+            assert client.overflows >= 1
+            assert worst <= LIMIT + 256 * 1024  # the limit plus at most one read burst
+            await stalled.until(
+                lambda c: any(isinstance(e, SnapshotReceived) and e.gap for e in c.events),
+                timeout=30,
+            )
+            await stalled.until(lambda c: c.session.offset == session.ring.end, timeout=30)
+            assert stalled.text() == model_text(server)

@@ -1,0 +1,75 @@
+"""Screen cells to Rich text and theme for the SVG image of ``observer render --format svg``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.terminal_theme import SVG_EXPORT_THEME
+
+from observer.cli import main
+from observer.commands._screen_svg import rich_color, row_text, terminal_theme
+from observer.terminal import TerminalModel
+
+
+@pytest.mark.parametrize(
+    ("name", "rich"),
+    [
+        ("default", None),
+        ("red", "red"),
+        ("brown", "yellow"),
+        ("brightbrown", "bright_yellow"),
+        ("brightblue", "bright_blue"),
+        ("FF8700", "#ff8700"),
+        ("010203", "#010203"),
+        ("nonsense", None),
+    ],
+)
+def test_model_colours_map_to_rich_colours(name: str, rich: str | None) -> None:
+    assert rich_color(name) == rich
+
+
+def test_cells_become_styled_text_runs_and_the_cursor_an_inverted_cell() -> None:
+    model = TerminalModel(cols=10, rows=1)
+    model.feed(b"\x1b[1;31mab\x1b[0m\x1b[4mc\x1b[0m d")
+    text = row_text(model.line(0), cursor_x=4)
+    assert text.plain == "abc d     "
+    styles = {text.plain[s.start : s.end]: s.style for s in text.spans}
+    assert styles["ab"].bold and styles["ab"].color.name == "red"  # type: ignore[union-attr]
+    assert styles["c"].underline
+    assert styles["d"].reverse  # the cursor
+
+
+def test_wide_characters_take_one_text_character_for_two_cells() -> None:
+    model = TerminalModel(cols=6, rows=1)
+    model.feed("界x".encode())
+    assert row_text(model.line(0)).plain == "界x   "
+
+
+def test_a_recorded_theme_colours_the_image() -> None:
+    palette = ":".join(f"#{i:02x}{i:02x}{i:02x}" for i in range(16))
+    theme = terminal_theme({"fg": "#eeeeee", "bg": "#111111", "palette": palette})
+    assert theme.background_color.hex == "#111111"
+    assert theme.ansi_colors[1].hex == "#010101"
+    assert theme.ansi_colors[9].hex == "#090909"
+    eight = terminal_theme({"fg": "#eeeeee", "bg": "#111111", "palette": palette[: 8 * 8 - 1]})
+    assert eight.ansi_colors[9].hex == "#010101"  # 8 colours serve as bright ones too
+    assert terminal_theme({"fg": "#eee", "bg": "x", "palette": palette}) is SVG_EXPORT_THEME
+    assert terminal_theme(None) is SVG_EXPORT_THEME
+
+
+def test_render_svg_uses_the_recordings_theme(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    palette = ":".join(["#000000", "#123456"] + ["#aaaaaa"] * 14)
+    header = {
+        "version": 2,
+        "width": 10,
+        "height": 2,
+        "theme": {"fg": "#eeeeee", "bg": "#111111", "palette": palette},
+    }
+    cast = tmp_path / "c.cast"
+    cast.write_text(json.dumps(header) + "\n" + json.dumps([0.1, "o", "\x1b[31mred"]) + "\n")
+    assert main(["render", str(cast), "--format", "svg", "--hide-cursor"]) == 0
+    assert "#123456" in capsys.readouterr().out

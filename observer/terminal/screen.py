@@ -73,6 +73,7 @@ class VTScreen(ReportsMixin):
         self._pen_runs = self._pen_cells.runs
         self._narrow: set[str] = set(ASCII_PRINTABLE)
         super().__init__(columns, lines)
+        self.refresh_plain_draw()  # pyte's __init__ replaces the mode set after reset()
 
     def reset(self) -> None:
         """RIS: back to the power-on state (the scrollback is kept)."""
@@ -88,6 +89,7 @@ class VTScreen(ReportsMixin):
         self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
+        self.refresh_plain_draw()
 
     @property
     def display(self) -> list[str]:
@@ -168,6 +170,7 @@ class VTScreen(ReportsMixin):
                 self._private_mode(mode, True)
             elif mode in (mo.IRM, mo.LNM):
                 self.mode.add(mode)
+                self.refresh_plain_draw()
 
     def reset_mode(self, *modes: int, **kwargs: Any) -> None:
         """RM / DECRST."""
@@ -176,6 +179,7 @@ class VTScreen(ReportsMixin):
                 self._private_mode(mode, False)
             elif mode in (mo.IRM, mo.LNM):
                 self.mode.discard(mode)
+                self.refresh_plain_draw()
 
     def _private_mode(self, mode: int, on: bool) -> None:
         if mode in _FLAGS:

@@ -92,6 +92,20 @@ class ActionCompiler:
             return actions, known
         return actions, None
 
+    def _run_parts(self, chain: str) -> None:
+        """Run a run of simple CSIs and CR LFs part by part, without compiling it."""
+        screen = self.screen
+        for part in _CHAIN_PART.finditer(chain):
+            try:
+                params, final = part.group(1, 2)
+                if not final:
+                    screen.newline()
+                    continue
+                key = part.group()
+                (self._cache.get(key) or self._compile(key, params, "", final))()
+            except Exception:  # each sequence is guarded on its own
+                screen.recover()
+
     def _chain(self, chain: str) -> Action:
         """The action for a run of simple CSIs and CR LFs, cached by its text."""
         actions, pen = self._run_actions(chain)

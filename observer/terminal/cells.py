@@ -119,13 +119,12 @@ class CellCache(dict[str, Cell]):
     cheaper and gives identical screens.
     """
 
-    __slots__ = ("attrs", "rest", "runs")
+    __slots__ = ("attrs", "rest")
 
     def __init__(self, attrs: Cell) -> None:
         super().__init__()
         self.attrs = attrs
         self.rest = tuple(attrs)[1:]  # everything but the text
-        self.runs: dict[str, tuple[Cell, ...]] = {}  # whole short runs of text
 
     def __missing__(self, data: str) -> Cell:
         cell: Cell = tuple.__new__(Cell, (data, *self.rest))

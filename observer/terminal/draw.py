@@ -44,7 +44,6 @@ class DrawMixin(EditMixin):
     _pens: dict[Cell, Cell]
     _pen: Cell | None
     _pen_cells: CellCache
-    _pen_runs: dict[str, tuple[Cell, ...]]
     _narrow: set[str]
     #: Whether text can be drawn as cached runs of cells: G0 is ASCII and selected, insert
     #: mode is off and no wide character was drawn. The stream's hot loop reads this one
@@ -124,23 +123,14 @@ class DrawMixin(EditMixin):
             if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
             cache = self._caches[id(attrs)] = CellCache(attrs)
-        self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
+        self._pen, self._pen_cells = attrs, cache
         return cache
 
     def run(self, data: str) -> tuple[Cell, ...]:
-        """The cells of a run of narrow text in the current pen; short runs are cached."""
-        attrs = self.cursor.attrs
-        if attrs is not self._pen:
+        """The cells of a run of narrow text in the current pen."""
+        if self.cursor.attrs is not self._pen:
             self._cells()
-        runs = self._pen_runs
-        cells = runs.get(data)
-        if cells is None:
-            cells = tuple(map(self._pen_cells.__getitem__, data))
-            if len(data) <= 128:
-                if len(runs) >= 64:
-                    runs.clear()
-                runs[data] = cells
-        return cells
+        return tuple(map(self._pen_cells.__getitem__, data))
 
     def all_narrow(self, data: str) -> bool:
         """Whether every character of ``data`` takes exactly one column."""

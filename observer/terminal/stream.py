@@ -72,6 +72,7 @@ class VTStream(SequenceReader, pyte.Stream):
         self._prefixes: dict[str, tuple[Action | None, Cell | None]] = {}
         # Text tokens seen before (see _Known), and the actions of all other tokens.
         self._known: dict[str, _Known] = {}
+        self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
             "\x08": screen.backspace,
@@ -176,6 +177,10 @@ class VTStream(SequenceReader, pyte.Stream):
             self._text(data, token, action, pen)
             return
         if _RUN_TOKEN.fullmatch(token):
+            if not self._seen_before(token):
+                self._run_parts(token)  # most runs seen once (a random cursor position)
+                self.screen.last_char = ""
+                return
             action = self._chains.get(token) or self._chain(token)
         elif (csi := CSI_PATTERN.fullmatch(token)) is not None:
             action = self._cache.get(token) or self._compile(token, *csi.group(1, 2, 3))
@@ -188,6 +193,19 @@ class VTStream(SequenceReader, pyte.Stream):
         self._actions[token] = action
         action()
         self.screen.last_char = ""
+
+    def _seen_before(self, token: str) -> bool:
+        """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
+        cached only the second time they are seen: most text after a colour change, or a
+        jump to a random position, is seen once, and caching it would only churn the
+        caches (and the garbage collector)."""
+        once = self._once
+        if token in once:
+            return True
+        if len(once) >= MAX_CACHED:
+            once.clear()
+        once.add(token)
+        return False
 
     def _text(self, data: str, token: str, before: Action | None, pen_set: Cell | None) -> None:
         """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and
@@ -203,13 +221,18 @@ class VTStream(SequenceReader, pyte.Stream):
         ):
             screen.draw(data)
             return
-        cells = screen.run(data)
+        pen = cursor.attrs
+        cells = tuple(
+            map((screen._pen_cells if pen is screen._pen else screen._cells()).__getitem__, data)
+        )
         screen.grid[cursor.y][x:end] = cells
         cursor.x = end
         screen.dirty.add(cursor.y)
         screen.last_char = data[-1]
-        if len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token):
+        if (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)) and self._seen_before(
+            token
+        ):
             known = self._known
             if len(known) >= MAX_CACHED:
                 known.clear()
-            known[token] = (before, pen_set, cursor.attrs, len(data), cells, data[-1])
+            known[token] = (before, pen_set, pen, len(data), cells, data[-1])

@@ -102,7 +102,16 @@ class ActionCompiler:
                     screen.newline()
                     continue
                 key = part.group()
-                (self._cache.get(key) or self._compile(key, params, "", final))()
+                action = self._cache.get(key)
+                if action is None and final == "H" and params.count(";") == 1:
+                    # A jump seen once (a cursor parked at a random place): not compiled.
+                    line, column = params.split(";")
+                    screen.cursor_position(
+                        min(int(line[:6]), csi.MAX_VALUE) if line else 0,
+                        min(int(column[:6]), csi.MAX_VALUE) if column else 0,
+                    )
+                    continue
+                (action or self._compile(key, params, "", final))()
             except Exception:  # each sequence is guarded on its own
                 screen.recover()
 

@@ -112,6 +112,10 @@ def fit(row: Line, columns: int) -> Line:
     return row
 
 
+#: Cells kept per pen (bounds memory).
+_MAX_CELLS = 4096
+
+
 class CellCache(dict[str, Cell]):
     """Cells of one pen, by text: drawing reuses one immutable ``Cell`` per (text, pen).
 
@@ -128,7 +132,7 @@ class CellCache(dict[str, Cell]):
 
     def __missing__(self, data: str) -> Cell:
         cell: Cell = tuple.__new__(Cell, (data, *self.rest))
-        if len(self) < 4096:
+        if len(self) < _MAX_CELLS:
             self[data] = cell
         return cell
 

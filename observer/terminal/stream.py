@@ -28,7 +28,9 @@ Action = Callable[[], object]
 # the regex engine): everything from space except DEL and the C1 controls.
 _TEXT = r"[ -~\xa0-\U0010ffff]"
 # A "simple" CSI: numeric parameters only, any final but REP (``b``), which must follow
-# printed text directly. Runs of them, with CR LFs, are cached whole by their text.
+# printed text directly; or a DEC private mode set or reset (synchronized output and cursor
+# visibility open and close every frame of a full-screen program). Runs of them, with CR
+# LFs, are cached whole by their text.
 _RUN = r"(?:\x1b\[[0-9;]*+[@-ac-~]|\r\n)"
 # Possessive quantifiers: nothing given back can start text, so backtracking never helps.
 _TOKEN = re.compile(
@@ -168,12 +170,19 @@ class VTStream(SequenceReader, pyte.Stream):
         """A token not seen before (or forgotten): decode, run and remember it."""
         m = _TEXT_TOKEN.fullmatch(token)
         if m is not None:
-            before, data = m.group(1, 2)
-            action, pen = self.prefix(before) if before else (None, None)
-            if action is not None:
-                action()
-            if pen is not None:
-                self.screen.cursor.attrs = pen
+            before, data = m.groups()
+            action = pen = None
+            if before:
+                found = self._prefixes.get(before)
+                if found is None and not self._seen_before(before):
+                    self._run_parts(before)  # seen once: run, compile if it comes again
+                    self._text(data, token, None, None, remember=False)
+                    return
+                action, pen = found or self.prefix(before)
+                if action is not None:
+                    action()
+                if pen is not None:
+                    self.screen.cursor.attrs = pen
             self._text(data, token, action, pen)
             return
         if _RUN_TOKEN.fullmatch(token):
@@ -207,7 +216,14 @@ class VTStream(SequenceReader, pyte.Stream):
         once.add(token)
         return False
 
-    def _text(self, data: str, token: str, before: Action | None, pen_set: Cell | None) -> None:
+    def _text(
+        self,
+        data: str,
+        token: str,
+        before: Action | None,
+        pen_set: Cell | None,
+        remember: bool = True,
+    ) -> None:
         """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and
         remember the token's cells when they could be drawn as a run."""
         screen = self.screen
@@ -222,16 +238,19 @@ class VTStream(SequenceReader, pyte.Stream):
             screen.draw(data)
             return
         pen = cursor.attrs
-        cells = tuple(
-            map((screen._pen_cells if pen is screen._pen else screen._cells()).__getitem__, data)
-        )
+        cache = screen._pen_cells if pen is screen._pen else screen._cells()
+        cells = tuple(map(cache.__getitem__, data))
         screen.grid[cursor.y][x:end] = cells
         cursor.x = end
         screen.dirty.add(cursor.y)
         screen.last_char = data[-1]
-        if (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)) and self._seen_before(
-            token
-        ):
+        if remember and (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)):
+            once = self._once
+            if token not in once:  # remembered the second time it is seen
+                if len(once) >= MAX_CACHED:
+                    once.clear()
+                once.add(token)
+                return
             known = self._known
             if len(known) >= MAX_CACHED:
                 known.clear()

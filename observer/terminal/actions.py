@@ -38,7 +38,7 @@ class ActionCompiler:
     screen: VTScreen
     _cache: dict[str, Action]
     _chains: dict[str, Action]
-    _prefixes: dict[str, tuple[Action | None, Cell | None]]
+    _prefixes: dict[str, tuple[Action | None, Cell | None, bool]]
 
     def _compile(self, key: str, params: str, inter: str, final: str) -> Action:
         action = self._decode(params, inter, final)
@@ -127,10 +127,10 @@ class ActionCompiler:
             self._chains[chain] = action
         return action
 
-    def prefix(self, chain: str) -> tuple[Action | None, Cell | None]:
+    def prefix(self, chain: str) -> tuple[Action | None, Cell | None, bool]:
         """The run of simple CSIs and CR LFs before a text, cached by its text: an action
-        (or ``None``) and, when the run ends by setting a pen that does not depend on the
-        pen before, that pen."""
+        (or ``None``); when the run ends by setting a pen that does not depend on the pen
+        before, that pen; and whether the action only changes the pen (relative SGRs)."""
         found = self._prefixes.get(chain)
         if found is None:
             actions, pen = self._run_actions(chain)
@@ -141,7 +141,8 @@ class ActionCompiler:
                 if len(actions) == 1
                 else self._sequence(actions)
             )
-            found = (action, pen)
+            pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
+            found = (action, pen, pens_only and "\r" not in chain)
             if len(chain) <= MAX_SEQUENCE:
                 if len(self._prefixes) >= MAX_CACHED:
                     self._prefixes.clear()

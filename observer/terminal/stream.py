@@ -45,8 +45,9 @@ _RUN_TOKEN = re.compile(rf"{_RUN}++")
 
 #: A text token remembered: the action of its sequences, the pen they set (when it does
 #: not depend on the pen before), the pen its text was drawn in, the text's length, its
-#: cells in that pen and its last character.
-_Known = tuple[Action | None, Cell | None, Cell, int, tuple[Cell, ...], str]
+#: cells in that pen, its last character, and the pen that its sequences, when they are
+#: SGRs only (or none), turn into the pen it was drawn in (else ``None``).
+_Known = tuple[Action | None, Cell | None, Cell, int, tuple[Cell, ...], str, Cell | None]
 #: Text tokens longer than this are not remembered (64 characters of text at most when
 #: no escape sequence comes with it: plain log lines seldom repeat).
 _KNOWN_MAX = 256
@@ -71,7 +72,7 @@ class VTStream(SequenceReader, pyte.Stream):
         self.ignoring_csi = False  # inside an over-long or malformed CSI
         self._cache: dict[str, Action] = {}
         self._chains: dict[str, Action] = {}
-        self._prefixes: dict[str, tuple[Action | None, Cell | None]] = {}
+        self._prefixes: dict[str, tuple[Action | None, Cell | None, bool]] = {}
         # Text tokens seen before (see _Known), and the actions of all other tokens.
         self._known: dict[str, _Known] = {}
         self._once: set[str] = set()  # tokens seen once (see _seen_before)
@@ -133,12 +134,17 @@ class VTStream(SequenceReader, pyte.Stream):
                 known = known_get(token)
                 if known is not None:
                     # The hottest path: a text seen before, its cells ready.
-                    before, pen_set, pen, size, cells, last = known
-                    if before is not None:
-                        before()
+                    before, pen_set, pen, size, cells, last, pen_in = known
                     cursor = screen.cursor
-                    if pen_set is not None:
-                        cursor.attrs = pen_set
+                    old = cursor.attrs
+                    if old is pen_in:  # its sequences are SGRs, seen from this very pen
+                        cursor.attrs = pen
+                    else:
+                        if before is not None:
+                            before()
+                            cursor = screen.cursor
+                        if pen_set is not None:
+                            cursor.attrs = pen_set
                     x = cursor.x
                     end = x + size
                     if cursor.attrs is pen and end <= screen.columns and screen.plain_draw:
@@ -147,7 +153,7 @@ class VTStream(SequenceReader, pyte.Stream):
                         dirty_add(cursor.y)
                         screen.last_char = last
                     else:  # another pen or state: draw it the usual way
-                        self._text(token[-size:], token, before, pen_set)
+                        self._text(token[-size:], token, before, pen_set, old if pen_in else None)
                     continue
                 action = self._actions.get(token)
                 if action is not None:
@@ -172,18 +178,21 @@ class VTStream(SequenceReader, pyte.Stream):
         if m is not None:
             before, data = m.groups()
             action = pen = None
+            pen_in: Cell | None = self.screen.cursor.attrs
             if before:
                 found = self._prefixes.get(before)
                 if found is None and not self._seen_before(before):
                     self._run_parts(before)  # seen once: run, compile if it comes again
-                    self._text(data, token, None, None, remember=False)
+                    self._text(data, token, None, None, None, remember=False)
                     return
-                action, pen = found or self.prefix(before)
+                action, pen, pens_only = found or self.prefix(before)
+                if not pens_only:
+                    pen_in = None  # the token's pen also depends on its other sequences
                 if action is not None:
                     action()
                 if pen is not None:
                     self.screen.cursor.attrs = pen
-            self._text(data, token, action, pen)
+            self._text(data, token, action, pen, pen_in)
             return
         if _RUN_TOKEN.fullmatch(token):
             if not self._seen_before(token):
@@ -222,6 +231,7 @@ class VTStream(SequenceReader, pyte.Stream):
         token: str,
         before: Action | None,
         pen_set: Cell | None,
+        pen_in: Cell | None,
         remember: bool = True,
     ) -> None:
         """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and
@@ -254,4 +264,4 @@ class VTStream(SequenceReader, pyte.Stream):
             known = self._known
             if len(known) >= MAX_CACHED:
                 known.clear()
-            known[token] = (before, pen_set, pen, len(data), cells, data[-1])
+            known[token] = (before, pen_set, pen, len(data), cells, data[-1], pen_in)

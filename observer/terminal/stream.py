@@ -232,6 +232,7 @@ class VTStream(SequenceReader, pyte.Stream):
         before: Action | None,
         pen_set: Cell | None,
         pen_in: Cell | None,
+        *,
         remember: bool = True,
     ) -> None:
         """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and

@@ -1,10 +1,13 @@
 """Crash-safe asciicast recording of a live session, and opening recordings for reading.
 
-The file is line-buffered: every event is one line, handed to the operating system by the time
-``output()``/``marker()``/... return. A killed observer (even ``kill -9``) therefore leaves a playable
-file holding every event recorded before the kill; at worst the last line is cut mid-write, and the
-reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`). On top of that the
-file is ``fsync``-ed at every marker, at exit and at close, so markers survive even a power loss.
+Every event is one line, handed to the operating system within ``FLUSH_INTERVAL`` (50 ms) of being
+recorded, at once at every marker, resize and exit, and at close (see :mod:`observer.spool`: lines
+are written in batches, not one system call each). A killed observer (even ``kill -9``) therefore
+leaves a playable file missing at most the events of its last 50 ms; at worst the last line is cut
+mid-write, and the reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`).
+On top of that the file is ``fsync``-ed at every marker, at exit and at close, so markers survive
+even a power loss. A recorder dropped without :meth:`Recorder.close`, or left open when the
+interpreter exits, still writes what it holds.
 
 The header carries the size, title, theme, session identifier and the endpoint's host only: never a
 URL's path, query or user info (where tokens hide), and no environment dump.
@@ -13,13 +16,15 @@ URL's path, query or user info (where tokens hide), and no environment dump.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from observer.asciicast import (
@@ -38,6 +43,7 @@ from observer.asciicast import (
 )
 from observer.asciicast.redact import Redactor
 from observer.errors import InvalidState, ObserverError, UsageError
+from observer.spool import Spool
 
 Clock = Callable[[], float]
 
@@ -136,13 +142,16 @@ class Recorder:
             code: codecs.getincrementaldecoder("utf-8")(errors="replace")
             for code in (OUTPUT, INPUT)
         }
+        self._decode_output = self._decoders[OUTPUT].decode
         self.events = 0
         secrets = list(secrets)
         self._held_since: float | None = None
         self._redactors = (
             {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
         )
-        self._file = self._open(overwrite)
+        self._file = Spool(self._open(overwrite), fsync=fsync)
+        # Writes what waits if the recorder is dropped unclosed or the interpreter exits first.
+        self._finalizer = weakref.finalize(self, self._file.close)
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
         extra: dict[str, Any] = {}
         if any(meta.values()):
@@ -159,15 +168,15 @@ class Recorder:
         )
         try:
             self._writer = CastWriter(self._file, header, format=format)
+            self._file.flush()  # a recorder killed at once still leaves a valid header
         except OSError as error:
             self._file.close()
             raise self._write_failed(error) from None
 
-    def _open(self, overwrite: bool) -> IO[str]:
-        mode = "w" if overwrite else "x"
+    def _open(self, overwrite: bool) -> io.FileIO:
         try:
-            # buffering=1: line-buffered, every event line reaches the OS as it is written.
-            return open(self.path, mode, encoding="utf-8", newline="\n", buffering=1)
+            # Unbuffered: the spool gathers lines itself and writes them in one call.
+            return io.FileIO(self.path, "w" if overwrite else "x")
         except FileExistsError:
             raise UsageError(
                 f"{self.path} already exists — choose another file name or allow overwriting"
@@ -189,7 +198,10 @@ class Recorder:
 
     def output(self, data: bytes | str) -> None:
         """Record program output (bytes are decoded as UTF-8 across chunk boundaries)."""
-        self._record(OUTPUT, self._text(OUTPUT, data))
+        if self._redactors or isinstance(data, str):
+            self._record(OUTPUT, self._text(OUTPUT, data))
+        else:
+            self._record(OUTPUT, self._decode_output(data))
 
     def input(self, data: bytes | str) -> None:
         """Record keyboard input sent while in control."""
@@ -204,12 +216,17 @@ class Recorder:
         """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
         self._release_held()
         self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
+        self.flush()
 
     def marker(self, label: str = "") -> None:
-        """Record a marker and make the file durable up to it (flush + fsync)."""
+        """Record a marker and hand the file to the OS up to it; an fsync follows in the background."""
         self._release_held()
         self._record(MARKER, label)
-        self.sync()
+        self._check_open()
+        try:
+            self._file.sync_soon()
+        except OSError as error:
+            raise self._write_failed(error) from None
 
     def exit(self, status: int) -> None:
         """Record the program's exit status and make the file durable."""
@@ -217,12 +234,19 @@ class Recorder:
         self._record(EXIT, str(status))
         self.sync()
 
-    def sync(self) -> None:
-        """Flush and fsync the file now."""
+    def flush(self) -> None:
+        """Hand every recorded event to the operating system now (it survives a kill)."""
         self._check_open()
         try:
             self._file.flush()
-            self._fsync(self._file.fileno())
+        except OSError as error:
+            raise self._write_failed(error) from None
+
+    def sync(self) -> None:
+        """Flush and fsync the file now (it survives a power loss)."""
+        self.flush()
+        try:
+            self._fsync(self._file.file.fileno())
         except OSError as error:
             raise self._write_failed(error) from None
 
@@ -234,7 +258,10 @@ class Recorder:
             self._release_held()
             self.sync()
         finally:
-            self._file.close()
+            try:
+                self._finalizer()  # closes the spool, once
+            except OSError as error:
+                raise self._write_failed(error) from None
 
     def __enter__(self) -> Recorder:
         return self
@@ -276,11 +303,12 @@ class Recorder:
                 self._record(code, redactor.flush())
 
     def _record(self, code: str, data: str) -> None:
-        self._check_open()
+        if self._file.closed:
+            self._check_open()
         if not data and code in (OUTPUT, INPUT):
             return  # half a UTF-8 character: it is written with the chunk that completes it
         try:
-            self._writer.write_event(self.elapsed(), code, data)
+            self._writer.write_event(self._clock() - self._start, code, data)
         except OSError as error:
             raise self._write_failed(error) from None
         self.events += 1

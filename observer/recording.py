@@ -142,7 +142,7 @@ class Recorder:
             code: codecs.getincrementaldecoder("utf-8")(errors="replace")
             for code in (OUTPUT, INPUT)
         }
-        self._decode_output = self._decoders[OUTPUT].decode
+        self._output_decoder = self._decoders[OUTPUT]
         self.events = 0
         secrets = list(secrets)
         self._held_since: float | None = None
@@ -150,6 +150,7 @@ class Recorder:
             {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
         )
         self._file = Spool(self._open(overwrite), fsync=fsync)
+        self._closed = False
         # Writes what waits if the recorder is dropped unclosed or the interpreter exits first.
         self._finalizer = weakref.finalize(self, self._file.close)
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
@@ -190,7 +191,7 @@ class Recorder:
     @property
     def closed(self) -> bool:
         """True once :meth:`close` has run."""
-        return self._file.closed
+        return self._closed
 
     def elapsed(self) -> float:
         """Seconds since the recording started, by the injected clock."""
@@ -198,10 +199,27 @@ class Recorder:
 
     def output(self, data: bytes | str) -> None:
         """Record program output (bytes are decoded as UTF-8 across chunk boundaries)."""
-        if self._redactors or isinstance(data, str):
+        if self._redactors or not isinstance(data, bytes) or self._closed or self._file.error:
             self._record(OUTPUT, self._text(OUTPUT, data))
-        else:
-            self._record(OUTPUT, self._decode_output(data))
+            return
+        # The path of every chunk of a live session, kept short: a chunk that holds whole UTF-8
+        # characters (no partial one before or at its end) decodes in one C call.
+        decoder = self._output_decoder
+        text = None
+        if not decoder.buffer:
+            try:  # noqa: SIM105 (suppress() costs a context manager per chunk)
+                text = data.decode()
+            except UnicodeDecodeError:
+                pass  # a character cut at the end, or invalid bytes: the decoder handles both
+        if text is None:
+            text = decoder.decode(data)
+        if not text:
+            return  # nothing, or half a UTF-8 character: it goes with the chunk completing it
+        try:
+            self._writer.write_event(self._clock() - self._start, OUTPUT, text, decoded=True)
+        except OSError as error:
+            raise self._write_failed(error) from None
+        self.events += 1
 
     def input(self, data: bytes | str) -> None:
         """Record keyboard input sent while in control."""
@@ -252,12 +270,13 @@ class Recorder:
 
     def close(self) -> None:
         """Flush, fsync and close the file; further calls do nothing."""
-        if self._file.closed:
+        if self._closed:
             return
         try:
             self._release_held()
             self.sync()
         finally:
+            self._closed = True
             try:
                 self._finalizer()  # closes the spool, once
             except OSError as error:
@@ -303,8 +322,7 @@ class Recorder:
                 self._record(code, redactor.flush())
 
     def _record(self, code: str, data: str) -> None:
-        if self._file.closed:
-            self._check_open()
+        self._check_open()
         if not data and code in (OUTPUT, INPUT):
             return  # half a UTF-8 character: it is written with the chunk that completes it
         try:
@@ -314,8 +332,10 @@ class Recorder:
         self.events += 1
 
     def _check_open(self) -> None:
-        if self._file.closed:
+        if self._closed:
             raise InvalidState(f"the recording {self.path} is already closed")
+        if self._file.error is not None:
+            raise self._write_failed(self._file.error)
 
     def _write_failed(self, error: OSError) -> ObserverError:
         return ObserverError(

@@ -105,8 +105,16 @@ class CastWriter:
         """Write one event (a time before the previous event's is written as the previous time)."""
         self.write_event(event.time, event.code, event.data)
 
-    def write_event(self, time: float, code: str, data: str) -> None:
-        """Write one event from its parts, without building an :class:`Event`."""
+    def write_event(self, time: float, code: str, data: str, *, decoded: bool = False) -> None:
+        """Write one event from its parts, without building an :class:`Event`.
+
+        Args:
+            time: Seconds since the start.
+            code: Event code.
+            data: Payload.
+            decoded: ``data`` was decoded from bytes (with ``errors="replace"``), so it holds no
+                lone surrogates and their check is skipped.
+        """
         # The same steps as _micros/_decimal/_json_str(_clean(...)), inlined: a live recorder
         # calls this for every chunk of output. ASCII text has no lone surrogates and none of
         # the line breaks _no_line_breaks escapes, so it skips both checks.
@@ -118,7 +126,10 @@ class CastWriter:
         code_json = self._codes.get(code)
         if code_json is None:
             code_json = self._codes[code] = _json_str(_clean(code))
-        data_json = encode_basestring(data) if data.isascii() else _json_str(_clean(data))
+        if data.isascii():
+            data_json = encode_basestring(data)
+        else:
+            data_json = _json_str(data if decoded else _clean(data))
         self.stream.write(
             f"[{stamp // 1_000_000}.{stamp % 1_000_000:06d}, {code_json}, {data_json}]\n"
         )

@@ -49,7 +49,7 @@ MODULES: dict[str, Module] = {
     "terminal": Module(["--mib", "0.25", "--repeat", "1"], []),
     "server": Module(["--megabytes", "10", "--rounds", "1"], []),
     "client_faults": Module(["--cuts", "20"], []),
-    "recording": Module(["--mib", "2"], []),
+    "recording": Module(["--mib", "2", "--repeat", "3"], []),
     "replay": Module(
         ["--minutes", "10", "--mib", "8", "--seeks", "30", "--baseline-seeks", "3"], []
     ),

@@ -180,15 +180,15 @@ def _recording(out: str) -> Found:
         "record flood": f" ({pty.group(2)}× the PTY's {pty.group(1)} MB/s)" if pty else "",
     }
     names = "|".join(RECORDING_ROWS)
-    pattern = rf"^({names})\s+{_NUM}\s+{_NUM}\s+{_NUM}" + _EXTRA
-    for name, ours, emulator, ratio in re.findall(pattern, out, re.M):
+    pattern = rf"^({names})\s+{_NUM}\s+{_NUM}\s+{_NUM}\s+([\d.]+-[\d.]+)" + _EXTRA
+    for name, ours, emulator, ratio, spread in re.findall(pattern, out, re.M):
         key = RECORDING_ROWS[name]
         found[key] = (
             f"{key}{what}",
             EXPECTED["recording"][key],
             f"emulator, same output: {emulator} MB/s",
             f"{ours} MB/s{notes.get(name, '')}",
-            f"{ratio}×",
+            f"{ratio}× (rounds {spread})",
         )
     return found
 

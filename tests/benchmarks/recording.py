@@ -31,10 +31,12 @@ import json
 import os
 import pty
 import random
+import statistics
 import subprocess
 import tempfile
 import time
 import tty
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -108,7 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=float, default=20.0, help="size of the generated session")
     parser.add_argument("--emulator-mib", type=float, default=2.0, help="emulator sample size")
-    parser.add_argument("--repeat", type=int, default=3, help="rounds; the best of each is kept")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds (medians are shown)")
     args = parser.parse_args()
     events = session(args.mib, random.Random(7))
     outputs = [e.data.encode() for e in events if e.code == "o"]
@@ -124,50 +126,55 @@ def main() -> None:
     # the seconds each takes for the same session; the asciicast file is larger (JSON escapes).
     megabytes = len(flood) / 1e6
     lines = text.splitlines(keepends=True)
-    # The machine is shared: every figure is taken in each round (ABCABC), the best time kept.
-    best: dict[str, float] = {}
-
-    def keep(name: str, megabytes: float, seconds: float) -> None:
-        best[name] = max(best.get(name, 0.0), megabytes / seconds)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        for number in range(args.repeat):
-            keep("read", megabytes, timed(lambda: sum(1 for _ in CastReader(iter(lines)))))
-            keep("json", megabytes, timed(lambda: [json.loads(line) for line in lines]))
-            path = folder / f"events{number}.cast"
-            keep("record events", megabytes, timed(lambda: record(path, timeline)))  # noqa: B023
-            chunks, pty_rate = pty_flood(flood, folder)
-            best["pty"] = max(best.get("pty", 0.0), pty_rate)
-            path = folder / f"flood{number}.cast"
-            keep("record flood", megabytes, timed(lambda: record_chunks(path, chunks)))  # noqa: B023
-            best["emulator events"] = max(
-                best.get("emulator events", 0.0), emulator_rate(outputs, args.emulator_mib)
-            )
-            best["emulator flood"] = max(
-                best.get("emulator flood", 0.0), emulator_rate(chunks, args.emulator_mib)
-            )
-    mean = len(flood) / len(chunks)
-    print(
-        f"{len(events)} events, {megabytes:.1f} MB of terminal output, {size:.1f} MB of "
-        f"asciicast v3; best of {args.repeat} rounds; MB/s are MB of terminal output per second"
-    )
-    print(f"flood: {len(chunks)} PTY reads of {mean:.0f} bytes on average\n")
-    print(f"{'':14} {'ours MB/s':>10} {'emulator MB/s':>14} {'ratio':>6}")
-    for name, anchor in (
+    # The machine is shared: every figure is taken in each round (ABCABC), each ratio within its
+    # round (next to its anchor), and medians over the rounds are shown, with the ratios' spread.
+    rates: dict[str, list[float]] = defaultdict(list)
+    ratios: dict[str, list[float]] = defaultdict(list)
+    pairs = (
         ("read", "emulator events"),
         ("record events", "emulator events"),
         ("record flood", "emulator flood"),
-    ):
-        print(f"{name:14} {best[name]:10.1f} {best[anchor]:14.1f} {best[name] / best[anchor]:6.1f}")
+        ("read", "json"),
+        ("record flood", "pty"),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for number in range(args.repeat):
+            rates["emulator events"].append(emulator_rate(outputs, args.emulator_mib))
+            rates["read"].append(megabytes / timed(lambda: sum(1 for _ in CastReader(iter(lines)))))
+            rates["json"].append(megabytes / timed(lambda: [json.loads(line) for line in lines]))
+            path = folder / f"events{number}.cast"
+            rates["record events"].append(megabytes / timed(lambda: record(path, timeline)))  # noqa: B023
+            chunks, pty_rate = pty_flood(flood, folder)
+            rates["pty"].append(pty_rate)
+            path = folder / f"flood{number}.cast"
+            seconds = timed(lambda: record_chunks(path, chunks))  # noqa: B023
+            rates["record flood"].append(megabytes / seconds)
+            rates["emulator flood"].append(emulator_rate(chunks, args.emulator_mib))
+            for ours, anchor in pairs:
+                ratios[ours, anchor].append(rates[ours][-1] / rates[anchor][-1])
+    median = statistics.median
+    mean = len(flood) / len(chunks)
+    print(
+        f"{len(events)} events, {megabytes:.1f} MB of terminal output, {size:.1f} MB of "
+        f"asciicast v3; medians of {args.repeat} rounds; MB/s are MB of terminal output per second"
+    )
+    print(f"flood: {len(chunks)} PTY reads of {mean:.0f} bytes on average\n")
+    print(f"{'':14} {'ours MB/s':>10} {'emulator MB/s':>14} {'ratio':>6} {'ratio min-max':>14}")
+    for name, anchor in pairs[:3]:
+        spread = ratios[name, anchor]
+        print(
+            f"{name:14} {median(rates[name]):10.1f} {median(rates[anchor]):14.1f} "
+            f"{median(spread):6.1f} {f'{min(spread):.1f}-{max(spread):.1f}':>14}"
+        )
     print()
     print(
-        f"read: bare json.loads of every line {best['json']:.1f} MB/s "
-        f"(ours {best['read'] / best['json']:.2f}x)"
+        f"read: bare json.loads of every line {median(rates['json']):.1f} MB/s "
+        f"(ours {median(ratios['read', 'json']):.2f}x)"
     )
     print(
-        f"record flood: the PTY delivered it at {best['pty']:.1f} MB/s "
-        f"(ours {best['record flood'] / best['pty']:.2f}x)"
+        f"record flood: the PTY delivered it at {median(rates['pty']):.1f} MB/s "
+        f"(ours {median(ratios['record flood', 'pty']):.2f}x)"
     )
 
 

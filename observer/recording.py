@@ -1,4 +1,4 @@
-"""Crash-safe asciicast recording of a live session, and opening recordings for reading.
+"""Crash-safe asciicast recording of a live session (opening recordings: :mod:`observer.castfiles`).
 
 Every event is one line, handed to the operating system within ``FLUSH_INTERVAL`` (50 ms) of being
 recorded, at once at every marker, resize and exit, and at close (see :mod:`observer.spool`: lines
@@ -20,8 +20,7 @@ import io
 import os
 import time
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
@@ -36,14 +35,17 @@ from observer.asciicast import (
     OUTPUT,
     RESIZE,
     CastFormat,
-    CastReader,
     CastWriter,
     Header,
     format_size,
 )
 from observer.asciicast.redact import Redactor
+from observer.castfiles import open_cast
 from observer.errors import InvalidState, ObserverError, UsageError
 from observer.spool import Spool
+
+__all__ = ["HOLD_LIMIT", "Clock", "Mark", "Recorder", "endpoint_host", "open_cast"]
+"""``open_cast`` lives in :mod:`observer.castfiles`; it was first here, and is still found here."""
 
 Clock = Callable[[], float]
 
@@ -342,25 +344,3 @@ class Recorder:
             f"writing the recording {self.path} failed: {error.strerror} — "
             "free some disk space or record to another file"
         )
-
-
-@contextmanager
-def open_cast(path: str | os.PathLike[str], *, lenient: bool = False) -> Iterator[CastReader]:
-    """Open a recording for streaming reads; the file closes when the ``with`` block ends.
-
-    Raises:
-        UsageError: The file does not exist or cannot be read.
-        CastFormatError: The header is damaged (events raise it lazily, with their line).
-    """
-    name = os.fspath(path)
-    try:
-        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
-        stream = open(name, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
-    except FileNotFoundError:
-        raise UsageError(f"{name} does not exist — check the file name") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder — give a recording file") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
-    with stream:
-        yield CastReader(stream, path=name, lenient=lenient)

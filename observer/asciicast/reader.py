@@ -285,22 +285,31 @@ class CastReader:
 
     @staticmethod
     def _parse_event(line: str) -> tuple[float, str, str]:
-        value = _loads(line)
-        if not isinstance(value, list) or len(value) != 3:
-            raise _Damage("an event must be a [time, code, data] array")
-        time, code, data = _number(value[0]), value[1], value[2]
-        if not isinstance(code, str) or not code:
-            raise _Damage(f"the event code {code!r} is not a non-empty string")
-        if not isinstance(data, str):
-            raise _Damage(f"the data of a {code!r} event is not a string")
-        if not math.isfinite(time):
-            raise _Damage("the event time is not finite")
-        if code == RESIZE:
-            try:
-                parse_size(data)
-            except ValueError as error:
-                raise _Damage(f"bad resize event: {error}") from None
-        return time, code, data
+        return parse_event_line(line)
+
+
+def parse_event_line(line: str) -> tuple[float, str, str]:
+    """``(time, code, data)`` of one v2/v3 event line, every rule checked (time as written).
+
+    Raises:
+        ValueError: The line is not a valid event; the message says why.
+    """
+    value = _loads(line)
+    if not isinstance(value, list) or len(value) != 3:
+        raise _Damage("an event must be a [time, code, data] array")
+    time, code, data = _number(value[0]), value[1], value[2]
+    if not isinstance(code, str) or not code:
+        raise _Damage(f"the event code {code!r} is not a non-empty string")
+    if not isinstance(data, str):
+        raise _Damage(f"the data of a {code!r} event is not a string")
+    if not math.isfinite(time):
+        raise _Damage("the event time is not finite")
+    if code == RESIZE:
+        try:
+            parse_size(data)
+        except ValueError as error:
+            raise _Damage(f"bad resize event: {error}") from None
+    return time, code, data
 
 
 def read_header(lines: Iterable[str], *, path: str | None = None) -> Header:

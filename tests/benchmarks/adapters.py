@@ -290,7 +290,7 @@ EXPECTED: dict[str, dict[str, str]] = {
     "replay": {
         "seek p50": "—",
         "seek p99": "< 100 ms",
-        "seek max": "< 100 ms",
+        "seek max": "—",
         "replay: first frame": "< 500 ms",
         "replay: peak RSS": "bounded",
     },

@@ -106,3 +106,32 @@ def test_the_readme_block_between_the_markers_is_replaced_and_the_rest_kept() ->
     )
     with pytest.raises(ValueError, match="no"):
         runner.insert("# no markers\n", ["| new |"])
+
+
+def test_the_runner_exits_non_zero_and_shows_the_output_when_a_row_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run`` is replaced so no benchmark runs: its output is the recording fixture, changed."""
+    changed = fixture("recording").replace("record flood", "record deluge")
+
+    def run(name: str, quick: bool) -> runner.Result:
+        rows, missing = rows_for(name, changed)
+        return runner.Result(rows, missing, f"python -m tests.benchmarks.{name}", changed, 1.0)
+
+    monkeypatch.setattr(runner, "run", run)
+    out = tmp_path / "benchmarks.md"
+    monkeypatch.setattr("sys.argv", ["benchmarks", "--only", "recording", "--out", str(out)])
+    assert runner.main() == 1
+    text = out.read_text()
+    assert (
+        f"| asciicast record, fastest PTY flood | {EXPECTED['recording']['asciicast record, fastest PTY flood']} | — | {NOT_MEASURED} | — |"
+        in text
+    )
+    assert "record deluge" in text  # the module's output is shown below the table
+    monkeypatch.setattr("sys.argv", ["benchmarks", "--only", "recording", "--out", str(out)])
+    monkeypatch.setattr(
+        runner,
+        "run",
+        lambda name, quick: runner.Result(*rows_for(name, fixture(name)), "c", "o", 1.0),
+    )
+    assert runner.main() == 0

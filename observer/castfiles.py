@@ -43,7 +43,8 @@ class FileSource:
     """A recording's bytes read back by offset (a :class:`~observer.replay.timeline.SpanSource`).
 
     ``os.pread`` on a descriptor of its own: the replay screen's loader thread and its UI thread
-    may read at once without sharing a file position. The file is opened at the first read.
+    may read at once without sharing a file position (where there is no ``pread``, reads take
+    turns). The file is opened at the first read.
 
     Args:
         path: The recording.
@@ -57,7 +58,7 @@ class FileSource:
     def _descriptor(self) -> int:
         with self._opening:
             if self._fd is None:
-                self._fd = os.open(self.path, os.O_RDONLY)
+                self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
             return self._fd
 
     def read(self, offset: int, size: int) -> bytes:
@@ -70,7 +71,7 @@ class FileSource:
             fd = self._descriptor()
             parts, done = [], 0
             while done < size:
-                part = os.pread(fd, size - done, offset + done)
+                part = self._pread(fd, size - done, offset + done)
                 if not part:
                     break
                 parts.append(part)
@@ -80,6 +81,13 @@ class FileSource:
                 f"cannot read {self.path} any more: {error.strerror} — check that it still exists"
             ) from None
         return b"".join(parts)
+
+    def _pread(self, fd: int, size: int, offset: int) -> bytes:
+        if hasattr(os, "pread"):
+            return os.pread(fd, size, offset)
+        with self._opening:  # Windows has no pread: seek and read, one thread at a time
+            os.lseek(fd, offset, os.SEEK_SET)
+            return os.read(fd, size)
 
     def close(self) -> None:
         """Close the file (a later read opens it again)."""

@@ -68,13 +68,15 @@ class ActionCompiler:
         actions: list[Action] = []
         pens: list[tuple[tuple[int | None, ...], ...]] = []
         known: Cell | None = None  # the pen, when an earlier SGR here fixed it
+        last_sgr = ""  # the text of the last SGR, when it is the only one in ``pens``
         for part in _CHAIN_PART.finditer(chain):
             params, final = part.group(1), part.group(2)
             if final == "m":
                 pens.append(csi.parse_params(params) or ())
+                last_sgr = part.group()
                 continue
             if pens:
-                action, known = self._sgr(pens, known)
+                action, known = self._pen_change(pens, known, last_sgr)
                 actions.append(action)
                 pens = []
             if not final:
@@ -86,11 +88,20 @@ class ActionCompiler:
             cached = self._cache.get(key)
             actions.append(cached or self._compile(key, params, "", final))
         if pens:
-            action, known = self._sgr(pens, known)
+            action, known = self._pen_change(pens, known, last_sgr)
             if known is None:
                 actions.append(action)
             return actions, known
         return actions, None
+
+    def _pen_change(
+        self, pens: list[tuple[tuple[int | None, ...], ...]], known: Cell | None, text: str
+    ) -> tuple[Action, Cell | None]:
+        """:meth:`_sgr` for a run's SGRs; one SGR that depends on the pen before reuses
+        the action cached for its text (one memo of pens per SGR, not one per run)."""
+        if len(pens) == 1 and known is None and pens[0] and pens[0][0] not in _RESET:
+            return self._cache.get(text) or self._compile(text, text[2:-1], "", "m"), None
+        return self._sgr(pens, known)
 
     def _run_parts(self, chain: str) -> None:
         """Run a run of simple CSIs and CR LFs part by part, without compiling it."""

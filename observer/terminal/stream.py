@@ -18,7 +18,7 @@ from functools import partial
 
 import pyte
 
-from observer.terminal.actions import MAX_CACHED, noop
+from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
@@ -220,6 +220,8 @@ class VTStream(SequenceReader, pyte.Stream):
         once = self._once
         if token in once:
             return True
+        if len(token) > MAX_SEQUENCE:
+            return False  # never compiled: seen once, every time (bounds memory)
         if len(once) >= MAX_CACHED:
             once.clear()
         once.add(token)

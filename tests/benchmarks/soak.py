@@ -5,6 +5,7 @@ Run from the repository root::
 
     python -m tests.benchmarks.soak                               # 3 minutes, 0.1 GB
     python -m tests.benchmarks.soak --minutes 30 --gigabytes 1    # the full soak
+    python -m tests.benchmarks.soak --minutes 8 --tracemalloc     # what grows in the server
 
 Three processes, as in real use:
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import signal
@@ -34,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +77,36 @@ async def report_tasks(path: Path) -> None:
         await asyncio.sleep(EVERY / 2)
 
 
+async def trace_memory(folder: Path, every: float = 60.0) -> None:
+    """In the server: every ``every`` s, Python's traced memory against RSS, and what grew.
+
+    The first snapshot is taken after one interval (the ring buffer has filled by then at the
+    default rate); each later one is compared with it by allocation site, and the sites that
+    grew most are written to ``server.tracemalloc`` (the orchestrator prints the file). If the
+    traced total stays flat while RSS climbs, the growth is the allocator's, not a leak.
+    """
+    first: tracemalloc.Snapshot | None = None
+    started = time.monotonic()
+    lines: list[str] = []
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
+        traced = tracemalloc.get_traced_memory()[0] / 2**20
+        rss = proc_figures(os.getpid())[0]
+        lines.append(
+            f"t={time.monotonic() - started:.0f}s traced {traced:.2f} MiB, RSS {rss:.1f} MiB"
+        )
+        if first is None:
+            first = snapshot
+            continue
+        grown = snapshot.compare_to(first, "lineno")[:8]
+        lines.extend(f"    {stat}" for stat in grown)
+        (folder / "server.tracemalloc").write_text("\n".join(lines) + "\n")
+
+
 # -- roles --------------------------------------------------------------------------------------
 
 
@@ -97,8 +130,11 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     reporter = asyncio.create_task(report_tasks(folder / "server.tasks"))
+    tracer = asyncio.create_task(trace_memory(folder)) if tracemalloc.is_tracing() else None
     await stop.wait()
     reporter.cancel()
+    if tracer:
+        tracer.cancel()
     session = server.sessions["agent"]
     (folder / "server.offset").write_text(str(session.ring.end))  # type: ignore[attr-defined]
     await server.stop()
@@ -172,7 +208,7 @@ def flat(values: list[float], relative: float, absolute: float) -> tuple[bool, f
     return last <= settled * (1 + relative) + absolute, settled, last
 
 
-def orchestrate(minutes: float, gigabytes: float) -> int:
+def orchestrate(minutes: float, gigabytes: float, trace: bool = False) -> int:
     rate = gigabytes * 1e9 / (minutes * 60)
     folder = Path(tempfile.mkdtemp(prefix="observer-soak-"))
     tokens = str(folder / "tokens")
@@ -185,7 +221,9 @@ def orchestrate(minutes: float, gigabytes: float) -> int:
     port = free_port()
     me = ["-m", "tests.benchmarks.soak", "--folder", str(folder), "--port", str(port)]
     env = dict(os.environ, OBSERVER_TOKEN=token)  # never in argv
-    server = spawn([*me, "--role", "server", "--rate", str(rate)])
+    server = spawn(
+        [*me, "--role", "server", "--rate", str(rate), *(["--tracemalloc"] if trace else [])]
+    )
     _wait_for_port(port)
     client = spawn([*me, "--role", "client"], env)
     recorder = spawn(
@@ -225,6 +263,8 @@ def orchestrate(minutes: float, gigabytes: float) -> int:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+    if trace:
+        print(_read(folder / "server.tracemalloc"))
     return verdict(folder, samples)
 
 
@@ -276,6 +316,11 @@ def main(argv: Any = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--gigabytes", type=float, default=0.1)
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="trace the server's Python allocations (slower) and print what grew, each minute",
+    )
     parser.add_argument("--role", choices=["server", "client"], help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -283,11 +328,13 @@ def main(argv: Any = None) -> None:
     args = parser.parse_args(argv)
     random.seed(7)
     if args.role == "server":
+        if args.tracemalloc:
+            tracemalloc.start(4)
         asyncio.run(server_role(args.folder, args.port, args.rate))
     elif args.role == "client":
         asyncio.run(client_role(args.folder, args.port))
     else:
-        sys.exit(orchestrate(args.minutes, args.gigabytes))
+        sys.exit(orchestrate(args.minutes, args.gigabytes, args.tracemalloc))
 
 
 if __name__ == "__main__":

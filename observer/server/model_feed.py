@@ -122,12 +122,16 @@ class ModelFeed:
         if replies:
             self._answer(replies)
 
-    def resize(self, cols: int, rows: int) -> None:
-        """Parse the whole backlog, then resize: the resize lands at the current stream offset,
-        so every snapshot stays consistent with the stream."""
+    def catch_up(self) -> None:
+        """Parse the whole backlog now (the model then stands at the end of the stream)."""
         while self._pending:
             self._feed_piece(self._pending.popleft())
         self._reader.resume()
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Parse the whole backlog, then resize: the resize lands at the current stream offset,
+        so every snapshot stays consistent with the stream."""
+        self.catch_up()
         self.model.resize(cols, rows)
         self._version += 1
 

@@ -60,8 +60,12 @@ class TerminalSession:
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
         self._reading = True
-        self._reader = PtyReader(self.pty.fd, self._loop, self._output, self._stop_reading)
         backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
+        # The thread reads ahead of the loop by at most the model's backlog: a busy loop then
+        # leaves the model at most two backlogs behind the PTY, within the ring at its default.
+        self._reader = PtyReader(
+            self.pty.fd, self._loop, self._output, self._stop_reading, limit=backlog
+        )
         self.feed = ModelFeed(model, backlog, self._reader, self.write_input)
         self._tasks = [
             self._loop.create_task(self.feed.run()),
@@ -169,6 +173,10 @@ class TerminalSession:
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
+        if not self.ring.holds(self.feed.offset):
+            # A small ring no longer holds what the model has yet to parse: the bytes after
+            # the snapshot would be missing. Parse them now (at most the model's backlog).
+            self.feed.catch_up()
         client.push_unbounded(self.feed.snapshot_message())
         self._queue_bytes(client, self.model_offset)
 

@@ -60,13 +60,17 @@ async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
     stats: dict[str, float] = {}
+    # Read the log as it comes: a server blocked on a full stderr pipe would stall the run.
+    logged = asyncio.create_task(process.stderr.read())
     try:
         yield port, process.pid, stats
     finally:
         process.terminate()
         await process.wait()
         # At exit the server logs what its session cost (CPU seconds of its loop's thread).
-        log = (await process.stderr.read()).decode()
+        log = (await logged).decode()
+        if "Traceback" in log:
+            print(f"observer serve logged an error:\n{log[-3000:]}", file=sys.stderr)
         if found := re.search(r"model parsed \d+ in ([\d.]+) s CPU; fan-out ([\d.]+) s", log):
             stats["model"], stats["fanout"] = float(found.group(1)), float(found.group(2))
 

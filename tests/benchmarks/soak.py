@@ -19,13 +19,16 @@ Every 5 s it samples RSS and open file descriptors of each process (``/proc``) a
 server and the client, their live asyncio tasks. At the end it prints the samples and PASS/FAIL
 per process and metric: flat means the last quarter's median is within 10% + 16 MiB of the
 second quarter's for RSS, and within 3 of it for descriptors and tasks (the first quarter is
-warm-up). Exit status 1 if any metric FAILs.
+warm-up). Exit status 1 if any metric FAILs. Each minute the server also notes its RSS against
+what C malloc and Python hold (``--tracemalloc`` adds the allocation sites that grew), printed
+at the end: a leak shows as allocations growing, allocator noise as RSS growing alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
 import gc
 import os
 import random
@@ -77,13 +80,38 @@ async def report_tasks(path: Path) -> None:
         await asyncio.sleep(EVERY / 2)
 
 
-async def trace_memory(folder: Path, every: float = 60.0) -> None:
-    """In the server: every ``every`` s, Python's traced memory against RSS, and what grew.
+class MallocInfo(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (mallinfo(3)), summed over all arenas."""
 
-    The first snapshot is taken after one interval (the ring buffer has filled by then at the
-    default rate); each later one is compared with it by allocation site, and the sites that
-    grew most are written to ``server.tracemalloc`` (the orchestrator prints the file). If the
-    traced total stays flat while RSS climbs, the growth is the allocator's, not a leak.
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd",
+            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def malloc_figures() -> str:
+    """What C malloc holds from the system and what of it is in use (glibc only)."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except AttributeError:
+        return "malloc figures unavailable"
+    mallinfo2.restype = MallocInfo
+    info = mallinfo2()
+    held = (info.arena + info.hblkhd) / 2**20
+    return f"malloc holds {held:.1f} MiB, in use {info.uordblks / 2**20:.1f} MiB"
+
+
+async def trace_memory(folder: Path, every: float = 60.0) -> None:
+    """In the server: every ``every`` s, RSS against what is allocated, and what grew.
+
+    Written to ``server.memory`` (the orchestrator prints it): RSS, C malloc's figures, Python's
+    allocated blocks and, with ``--tracemalloc``, the traced total and the allocation sites that
+    grew most since the first sample (taken after one interval: the ring buffer has filled by
+    then at the default rate). If what is allocated stays flat while RSS climbs, the growth is
+    the allocator's (fragmentation, arenas not given back), not a leak.
     """
     first: tracemalloc.Snapshot | None = None
     started = time.monotonic()
@@ -91,20 +119,24 @@ async def trace_memory(folder: Path, every: float = 60.0) -> None:
     while True:
         await asyncio.sleep(every)
         gc.collect()
-        snapshot = tracemalloc.take_snapshot().filter_traces(
-            [tracemalloc.Filter(False, tracemalloc.__file__)]
-        )
-        traced = tracemalloc.get_traced_memory()[0] / 2**20
         rss = proc_figures(os.getpid())[0]
-        lines.append(
-            f"t={time.monotonic() - started:.0f}s traced {traced:.2f} MiB, RSS {rss:.1f} MiB"
+        line = (
+            f"t={time.monotonic() - started:.0f}s RSS {rss:.1f} MiB, {malloc_figures()}, "
+            f"{sys.getallocatedblocks()} Python blocks"
         )
-        if first is None:
-            first = snapshot
-            continue
-        grown = snapshot.compare_to(first, "lineno")[:8]
-        lines.extend(f"    {stat}" for stat in grown)
-        (folder / "server.tracemalloc").write_text("\n".join(lines) + "\n")
+        if not tracemalloc.is_tracing():
+            lines.append(line)
+        else:
+            snapshot = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)]
+            )
+            traced = tracemalloc.get_traced_memory()[0] / 2**20
+            lines.append(f"{line}, traced {traced:.2f} MiB")
+            if first is None:
+                first = snapshot
+            else:
+                lines.extend(f"    {stat}" for stat in snapshot.compare_to(first, "lineno")[:8])
+        (folder / "server.memory").write_text("\n".join(lines) + "\n")
 
 
 # -- roles --------------------------------------------------------------------------------------
@@ -130,11 +162,10 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     reporter = asyncio.create_task(report_tasks(folder / "server.tasks"))
-    tracer = asyncio.create_task(trace_memory(folder)) if tracemalloc.is_tracing() else None
+    tracer = asyncio.create_task(trace_memory(folder))
     await stop.wait()
     reporter.cancel()
-    if tracer:
-        tracer.cancel()
+    tracer.cancel()
     session = server.sessions["agent"]
     (folder / "server.offset").write_text(str(session.ring.end))  # type: ignore[attr-defined]
     await server.stop()
@@ -263,8 +294,7 @@ def orchestrate(minutes: float, gigabytes: float, trace: bool = False) -> int:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
-    if trace:
-        print(_read(folder / "server.tracemalloc"))
+    print(_read(folder / "server.memory"))
     return verdict(folder, samples)
 
 

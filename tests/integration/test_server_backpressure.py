@@ -70,3 +70,29 @@ async def test_a_client_that_reads_nothing_is_lagging_at_its_bound_not_when_kern
             await stalled.until(lambda c: c.session.offset == session.ring.end, timeout=30)
             assert any(isinstance(e, SnapshotReceived) and e.gap for e in stalled.events)
             assert stalled.text() == model_text(server)
+
+
+async def test_a_resync_while_the_model_lags_further_than_the_ring_holds_still_gets_the_screen(
+    tmp_path: Path,
+) -> None:
+    """During a flood the model may lag the PTY by more than a small ring still holds; a
+    snapshot then cannot be followed by the ring's bytes after it. The server lets the model
+    catch up first instead of failing the connection (it used to raise and drop the client)."""
+    go = tmp_path / "go"
+    command = ["sh", "-c", FLOOD.format(go=go)]
+    async with running_server(command, ring_size=8 * 1024, size=(80, 24)) as server:
+        session = server.sessions["default"]
+        async with observe(server) as client:
+            go.touch()
+            snapshots = 0
+            while not any("DONE" in line for line in model_text(server)):
+                await client.send(client.session.request_resync())
+                wanted = sum(isinstance(e, SnapshotReceived) for e in client.events) + 1
+                await client.until(
+                    lambda c, n=wanted: sum(isinstance(e, SnapshotReceived) for e in c.events) >= n,
+                    timeout=30,
+                )
+                snapshots += 1
+            assert snapshots >= 2
+            await client.until(lambda c: c.session.offset == session.ring.end, timeout=30)
+            assert client.text() == model_text(server)

@@ -22,6 +22,8 @@ from websockets.protocol import State
 from observer.protocol.arbiter import ServerConnection
 
 Message = str | bytes
+Entry = tuple[Message, bytes | None]
+"""A queued message and its :func:`wire_frame`, if already built (shared between clients)."""
 
 MAX_BATCH = 256 * 1024
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
@@ -61,6 +63,7 @@ class Socket(Protocol):
     def protocol(self) -> WireProtocol: ...
     @property
     def paused(self) -> bool: ...
+    async def drain(self) -> None: ...
 
 
 def wire_frame(message: Message) -> bytes:
@@ -122,7 +125,7 @@ class Client:
         self.connection = connection
         self.limit = limit
         self._resync = resync
-        self._queue: deque[Message] = deque()
+        self._queue: deque[Entry] = deque()
         self.queued = 0
         """Bytes (or characters) waiting in the queue."""
         self.overflowed = False
@@ -158,13 +161,14 @@ class Client:
             connection.transport.write(frame)
             self.direct_writes += 1
         else:
-            self.push(message)
+            self.push(message, frame)
 
-    def push(self, message: Message) -> None:
-        """Queue ``message``; past the limit, drop the whole backlog and mark the client overflowed."""
+    def push(self, message: Message, frame: bytes | None = None) -> None:
+        """Queue ``message`` (with its :func:`wire_frame` if built already); past the limit,
+        drop the whole backlog and mark the client overflowed."""
         if self.overflowed:
             return
-        self._queue.append(message)
+        self._queue.append((message, frame))
         self.queued += len(message)
         if self.lag > self.limit:
             self.drop_backlog()
@@ -195,9 +199,9 @@ class Client:
         self.shed = True
         self._wakeup.set()
 
-    def push_unbounded(self, message: Message) -> None:
+    def push_unbounded(self, message: Message, frame: bytes | None = None) -> None:
         """Queue a message that must not be dropped (a snapshot right after a resync)."""
-        self._queue.append(message)
+        self._queue.append((message, frame))
         self.queued += len(message)
         self._wakeup.set()
 
@@ -221,28 +225,31 @@ class Client:
                     await asyncio.sleep(RESYNC_RETRY)
                     continue
                 self.overflowed = False
-            message = self._next_batch()
-            if message is not None:
+            if not self._queue:
+                continue
+            if self._direct:
+                await self._write_frames()
+            else:
+                message, _ = self._queue.popleft()
+                self.queued -= len(message)
                 await self.socket.send(message)
 
-    def _next_batch(self) -> Message | None:
-        if not self._queue:
-            return None
-        first = self._queue.popleft()
-        self.queued -= len(first)
-        if isinstance(first, str):
-            return first
-        parts = [first]
-        size = len(first)
-        while self._queue and isinstance(self._queue[0], bytes):
-            if size + len(self._queue[0]) > MAX_BATCH:
-                break
-            chunk = self._queue.popleft()
-            assert isinstance(chunk, bytes)
-            self.queued -= len(chunk)
-            parts.append(chunk)
-            size += len(chunk)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
+    async def _write_frames(self) -> None:
+        """Write queued frames (shared ones as they are) up to :data:`MAX_BATCH` bytes, then
+        wait until the socket takes more: what ``send()`` does, without serializing each
+        message again for each client."""
+        connection = self.socket
+        written = 0
+        while self._queue and written < MAX_BATCH:
+            message, frame = self._queue.popleft()
+            self.queued -= len(message)
+            if connection.protocol.state is not State.OPEN or connection.transport.is_closing():
+                await connection.send(message)  # raises ConnectionClosed, as send() would
+                return
+            frame = wire_frame(message) if frame is None else frame
+            connection.transport.write(frame)
+            written += len(frame)
+        await connection.drain()
 
 
 class FanoutBudget:

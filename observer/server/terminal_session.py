@@ -54,7 +54,8 @@ class TerminalSession:
         self._input = bytearray()
         self._writing = False
         self.fanout = FanoutBudget()
-        self._tail_cache: tuple[tuple[int, int], list[bytes]] | None = None
+        self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
+        self._snapshot_frame: tuple[str, bytes] | None = None
         self.fanout_cpu = 0.0
         """CPU seconds spent writing output to clients (the shared path; see ``clients.py``)."""
         self._loop = asyncio.get_running_loop()
@@ -177,7 +178,10 @@ class TerminalSession:
             # A small ring no longer holds what the model has yet to parse: the bytes after
             # the snapshot would be missing. Parse them now (at most the model's backlog).
             self.feed.catch_up()
-        client.push_unbounded(self.feed.snapshot_message())
+        message = self.feed.snapshot_message()
+        if self._snapshot_frame is None or self._snapshot_frame[0] is not message:
+            self._snapshot_frame = (message, wire_frame(message))
+        client.push_unbounded(message, self._snapshot_frame[1])
         self._queue_bytes(client, self.model_offset)
 
     def resync_after_overflow(self, client: Client) -> bool:
@@ -205,9 +209,9 @@ class TerminalSession:
         if self._tail_cache is None or self._tail_cache[0] != key:
             tail = self.ring.since(offset)
             pieces = [tail[start : start + MAX_BATCH] for start in range(0, len(tail), MAX_BATCH)]
-            self._tail_cache = (key, pieces)
-        for piece in self._tail_cache[1]:
-            client.push_unbounded(piece)
+            self._tail_cache = (key, [(piece, wire_frame(piece)) for piece in pieces])
+        for piece, frame in self._tail_cache[1]:
+            client.push_unbounded(piece, frame)
 
     # --- control ------------------------------------------------------------------------------
 

@@ -174,10 +174,12 @@ class TerminalSession:
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
-        if not self.ring.holds(self.feed.offset):
-            # A small ring no longer holds what the model has yet to parse: the bytes after
-            # the snapshot would be missing. Parse them now (at most the model's backlog).
-            self.feed.catch_up()
+        # The model parses its backlog first (at most MODEL_BACKLOG; work it has to do anyway,
+        # only sooner): the snapshot is then at the end of the stream, with no bytes to follow
+        # it. Otherwise every client resyncing during a flood would also be sent up to the
+        # whole backlog after its snapshot, and a ring smaller than the backlog might no longer
+        # hold it.
+        self.feed.catch_up()
         message = self.feed.snapshot_message()
         if self._snapshot_frame is None or self._snapshot_frame[0] is not message:
             self._snapshot_frame = (message, wire_frame(message))

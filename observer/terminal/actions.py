@@ -54,12 +54,12 @@ class ActionCompiler:
             return noop
         if final == "m" and not prefix:
             return self._sgr([groups])[0]
-        if any(len(group) > 1 for group in groups):
+        if ":" in params and any(len(group) > 1 for group in groups):
             return noop  # sub-parameters mean nothing outside SGR
         handler = csi.TABLES.get(prefix, {}).get(final)
         if handler is None:
             return noop
-        return handler(self.screen, tuple(group[0] or 0 for group in groups))
+        return handler(self.screen, tuple([group[0] or 0 for group in groups]))
 
     def _run_actions(self, chain: str) -> tuple[list[Action], Cell | None]:
         """The actions of a run of simple CSIs and CR LFs. Consecutive SGRs are folded into

@@ -1,9 +1,10 @@
 """One connected client on the server: its protocol state and its bounded outbound queue.
 
 Output reaches every client through its own queue, so a client that stops reading never holds up
-the PTY reader or the other clients. When a queue passes its byte limit, its backlog is dropped
-and the client is marked *overflowed*: when its socket drains, it gets a fresh snapshot instead of
-the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
+the PTY reader or the other clients. When what the server holds for a client (its queue and its
+transport's buffer; the kernel keeps little, see :func:`limit_unsent`) passes the byte limit,
+its backlog is dropped and the client is marked *overflowed*: when its socket drains, it gets a
+fresh snapshot instead of the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
 """
 
 from __future__ import annotations

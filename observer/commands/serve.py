@@ -22,7 +22,7 @@ EPILOG = """\
 examples:
   observer token issue control --file tokens.txt      # prints the token once
   observer serve --tokens tokens.txt -- bash
-  observer serve --listen 0.0.0.0:8765 --tokens tokens.txt --identifier agent-1 -- claude
+  observer serve --listen 0.0.0.0:8765 --tokens tokens.txt --identifier agent-1 -- my-agent
   observer serve --insecure-no-auth -- python3 -m http.server   # loopback experiments only
 
 Clients connect to ws://HOST:PORT/?identifier=default&api-version=2024-02-02-preview

@@ -139,6 +139,10 @@ class TerminalSession:
     def join(self, client: Client, since: int | None, granted: bool) -> None:
         """Queue ``hello`` and the start of the stream for a new client, then add it."""
         resume = since is not None and self.ring.holds(since)
+        if not resume:
+            # The snapshot that follows is taken once the model has parsed its backlog: hello
+            # must announce that same offset, or the client sees a gap where there is none.
+            self.feed.catch_up()
         start = since if resume and since is not None else self.model_offset
         hello = frames.Hello(
             identifier=self.identifier,

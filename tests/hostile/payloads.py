@@ -103,10 +103,16 @@ def stream(end: bytes = END) -> bytes:
     return b"\r\n".join(parts) + tail
 
 
-# What the host terminal may receive: Textual's own output is CSI sequences with numeric
-# parameters (cursor moves, SGR, DEC private modes) and OSC 22 (pointer shape).
+# What the host terminal may receive: exactly the kinds of sequence Textual itself writes — SGR
+# (``m``, numeric or colon parameters), cursor position and moves (``H``, ``A``-``D``), erases
+# (``J``, ``K``), DEC private modes set/reset (``?N;…h``/``l``), the kitty keyboard push/pop
+# (``>Nu``/``<u``) and OSC 22 (pointer shape). Nothing that asks the host terminal a question (DA
+# ``c``, DSR ``n``, window reports ``t``, kitty query ``?u``, DECRQSS) and nothing that changes
+# it beyond the app's own screen (window ops ``t``, OSC 52, titles, DCS, APC) is allowed.
 _SEQUENCE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)", re.S)
-_ALLOWED = re.compile(r"\x1b(\[[0-9;?]*[A-Za-z]|\]22;[a-z-]*(\x1b\\|\x07)?)")
+_ALLOWED = re.compile(
+    r"\x1b(\[[0-9;:]*[mHABCDJK]|\[\?[0-9;]+[hl]|\[[<>][0-9;]*u|\]22;[a-z-]*(\x1b\\|\x07)?)"
+)
 _CONTROLS = re.compile("[\x00-\x09\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
 
 

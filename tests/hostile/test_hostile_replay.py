@@ -64,8 +64,23 @@ def render(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_checker_finds_what_it_looks_for() -> None:
     assert payloads.foreign_output("ok\x1b[31mred\x1b[0m\x1b]22;default\x07") == []
-    for hostile in ("\x1b]52;c;eA==\x07", "\x1bP$qm\x1b\\", "\x9b6n", "\x07", "\x1b_G\x1b\\"):
-        assert payloads.foreign_output("ok" + hostile) != []
+    assert payloads.foreign_output("\x1b[?1049h\x1b[>1u\x1b[3;7H\x1b[2K\x1b[38:5:1m\x1b[<u") == []
+    hostile_sequences = (
+        "\x1b]52;c;eA==\x07",  # clipboard write
+        "\x1bP$qm\x1b\\",  # DECRQSS
+        "\x9b6n",  # C1 CSI
+        "\x07",  # bell
+        "\x1b_G\x1b\\",  # APC (kitty graphics)
+        "\x1b[21t",  # report the window title
+        "\x1b[8;5;10t",  # resize the host window
+        "\x1b[6n",  # cursor position report
+        "\x1b[c",  # primary device attributes
+        "\x1b[>c",  # secondary device attributes
+        "\x1b[?u",  # kitty keyboard flags query
+        "\x1b]2;title\x07",  # window title
+    )
+    for hostile in hostile_sequences:
+        assert payloads.foreign_output("ok" + hostile) != [], repr(hostile)
 
 
 def test_rendering_as_text_prints_the_screen_and_no_control_at_all(recording: Path) -> None:
@@ -148,7 +163,7 @@ def recorded_steps(recording: Path) -> list[tuple[float, SourceEvent]]:
 
 async def test_the_view_plays_the_recording_and_writes_nothing_foreign(recording: Path) -> None:
     """The recording's events go through the app as a session source would deliver them
-    (the ``replay`` command is not on this branch yet; its view is the same ``TerminalView``)."""
+    (its view is the same ``TerminalView`` the ``replay`` command shows)."""
     source = ScriptedSource(recorded_steps(recording), label="hostile.cast")
     CapturingDriver.written = []
     app = ObserverApp([source])

@@ -38,6 +38,10 @@ WAIT_AFTER_BELL = 1.0
 WAIT_AFTER_PROMPT = 4.0
 _PROMPT_ENDINGS = ("?", ":", ">", "$", "#", "❯", "›", "»", "(y/n)", "[Y/n]", "[y/N]")
 
+_RESET = b"\x18\x1b\\\x1bc"
+"""CAN ends any control sequence the output before a snapshot left open (ECMA-48 8.3.8), ST any
+control string, then RIS returns the model to its power-on state, keeping its scrollback."""
+
 Listener = Callable[[set[int], bool], None]
 
 
@@ -147,8 +151,13 @@ class LiveSession:
         self._changed(dirty, False)
 
     def _replace(self, data: bytes, cols: int, rows: int, now: float) -> None:
-        self.model = TerminalModel(cols=cols, rows=rows, scrollback=self.scrollback)
-        self.model.feed(data)
+        if (cols, rows) == (self.model.cols, self.model.rows):
+            # The same model, reset: the scrollback stays browsable across a resync, and no
+            # model with thousands of rows is left for the garbage collector to find.
+            self.model.feed(_RESET + data)
+        else:
+            self.model = TerminalModel(cols=cols, rows=rows, scrollback=self.scrollback)
+            self.model.feed(data)
         self.last_output = now
         self.title = sanitize(self.model.title) or self.title
         self._changed(set(), True)

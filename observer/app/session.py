@@ -72,6 +72,8 @@ class LiveSession:
     exited: bool = False
     gaps: int = 0
     resyncs: int = 0
+    snapshots: int = 0
+    """Snapshots applied (joins, resyncs, gaps): each answers everything this client sent before."""
     last_output: float | None = None
     bell_in_last_output: bool = False
     """The latest output rang the bell (agents ring it when they ask something)."""
@@ -104,6 +106,7 @@ class LiveSession:
             self._output(event.data, now)
         elif isinstance(event, SnapshotReceived):
             self._replace(event.data, event.cols, event.rows, now)
+            self.snapshots += 1
             if event.gap:
                 self.gaps += 1
                 return Notice(

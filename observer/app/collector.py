@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 QUIET_AFTER = 2.0
-LONGEST_FREEZE = 10.0
+LONGEST_FREEZE = 30.0
 
 
 class CollectorPacing:

@@ -6,7 +6,8 @@ Rules from DESIGN.md ("Rendering"):
   knows how much output is waiting, for any source (up to :data:`INBOX_LIMIT` bytes: past that
   the reader stops taking, and the transport's own backpressure applies);
 - consecutive output frames are coalesced (up to :data:`COALESCE` bytes) and fed in time
-  slices of about :data:`TIME_SLICE` seconds, checking the clock every :data:`PIECE` bytes;
+  slices of about :data:`TIME_SLICE` seconds, checking the clock after each piece of about
+  :data:`PIECE_TIME` seconds of parsing;
 - between slices the event loop gets several turns (:data:`UI_TURNS`): a key press travels
   driver → app → focused widget → socket, one turn per hop, and leaves before parsing resumes;
   frames are drawn in those turns too;
@@ -44,11 +45,17 @@ from observer.protocol.events import (
 
 TIME_SLICE = 0.008
 BEHIND_AFTER = 0.1
-PIECE = 16 * 1024
+PIECE_TIME = 0.002
+"""Output is fed in pieces that take about this long (from the measured rate), so a slice
+overruns :data:`TIME_SLICE` by little however loaded the machine is."""
+PIECE_MIN, PIECE_MAX = 2 * 1024, 32 * 1024
 COALESCE = 256 * 1024
 INBOX_LIMIT = 8 * 1024 * 1024
 UI_TURNS = 4
 TAIL_WINDOW = 0.1
+"""Seconds after a snapshot during which arriving output counts as the snapshot's tail."""
+BEHIND_VIEW = 0.02
+"""Waiting output that takes longer than this to parse makes views draw fewer frames."""
 """Seconds after a snapshot during which arriving output counts as the snapshot's tail."""
 
 
@@ -171,6 +178,7 @@ class Pump:
                     if self._ended:
                         break
                     self._arrived.clear()
+                    self.session.behind = False
                     await self._arrived.wait()
                     self._slice_started = time.perf_counter()  # we waited: the UI had its turn
                     continue
@@ -187,6 +195,7 @@ class Pump:
     async def _yield_if_due(self) -> bool:
         if time.perf_counter() - self._slice_started < TIME_SLICE:
             return False
+        self.session.behind = self.catch_up.rate.seconds_for(self._waiting()) > BEHIND_VIEW
         for _ in range(UI_TURNS):
             await asyncio.sleep(0)
         self._slice_started = time.perf_counter()
@@ -234,11 +243,15 @@ class Pump:
 
     async def _feed(self, data: bytes) -> None:
         catch_up = self.catch_up
-        for start in range(0, len(data), PIECE):
-            self._apply(OutputReceived(data[start : start + PIECE], 0))
+        start = 0
+        while start < len(data):
+            piece = int(catch_up.rate.bytes_per_second * PIECE_TIME)
+            end = start + min(max(piece, PIECE_MIN), PIECE_MAX)
+            self._apply(OutputReceived(data[start:end], 0))
+            start = end
             if not await self._yield_if_due():
                 continue
-            rest = len(data) - start - PIECE
+            rest = len(data) - start
             if rest > 0 and catch_up.pays(rest + self._waiting(), time.perf_counter()):
                 await self._resync()
                 if catch_up.resyncing:

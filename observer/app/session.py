@@ -73,6 +73,8 @@ class LiveSession:
     gaps: int = 0
     resyncs: int = 0
     snapshots: int = 0
+    behind: bool = False
+    """Output is waiting to be parsed (set by the pump): views draw fewer frames meanwhile."""
     """Snapshots applied (joins, resyncs, gaps): each answers everything this client sent before."""
     last_output: float | None = None
     bell_in_last_output: bool = False

@@ -32,6 +32,9 @@ from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
 
 FRAME = 1 / 60
+FRAME_BEHIND = 1 / 20
+"""Frame interval while the session has output waiting: each frame of a flood repaints every
+row, and the time saved goes to parsing (the view then catches up sooner)."""
 SYNC_TIMEOUT = 0.15
 RELEASE_KEY = "ctrl+right_square_bracket"
 
@@ -142,7 +145,8 @@ class TerminalView(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        delay = max(0.001, self._last_frame + FRAME - self.clock())
+        frame = FRAME_BEHIND if self.session.behind else FRAME
+        delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
     def _flush(self) -> None:

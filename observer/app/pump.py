@@ -42,6 +42,7 @@ from observer.protocol.events import (
     SessionStarted,
     SnapshotReceived,
 )
+from observer.protocol.partial import WINDOW, unfinished_end
 
 TIME_SLICE = 0.008
 BEHIND_AFTER = 0.1
@@ -136,6 +137,9 @@ class Pump:
         self._ended = False
         self._error: BaseException | None = None
         self._slice_started = time.perf_counter()
+        self._recent = b""
+        """The last bytes of the stream taken (fed or skipped), ending at ``_recent_end``."""
+        self._recent_end = 0
 
     # -- the reader task --------------------------------------------------------------------------
 
@@ -161,7 +165,22 @@ class Pump:
             self._inbox_bytes -= len(event.data)
             if self._inbox_bytes <= INBOX_LIMIT:
                 self._room.set()
+            recent = self._recent if event.offset == self._recent_end else b""
+            self._recent = (recent + event.data)[-WINDOW:]
+            self._recent_end = event.offset + len(event.data)
         return event
+
+    def _carried(self, snapshot: SnapshotReceived) -> SnapshotReceived:
+        """``snapshot`` with the unfinished end of the output before its offset appended.
+
+        The endpoint's repaint does not hold a sequence its model was half-way through; the
+        output after the snapshot finishes it (see :mod:`observer.protocol.partial`).
+        """
+        cut = self._recent_end - snapshot.offset
+        if cut < 0 or cut > len(self._recent) or unfinished_end(snapshot.data):
+            return snapshot  # the bytes before it never came, or the endpoint carried it itself
+        carry = unfinished_end(self._recent[: len(self._recent) - cut])
+        return dataclasses.replace(snapshot, data=snapshot.data + carry) if carry else snapshot
 
     def _waiting(self) -> int:
         # Output in the inbox, plus what the source holds if it can tell (a connection's queue).
@@ -221,6 +240,7 @@ class Pump:
         if isinstance(event, SnapshotReceived):
             # What arrives with the snapshot would follow any other one too: no skipping it.
             catch_up.snapshot_applied(self._waiting(), time.perf_counter())
+            event = self._carried(event)
             if answer and event.gap:
                 # It answers our resync: the screen is whole, nothing was lost in transit.
                 event = dataclasses.replace(event, gap=False)

@@ -162,3 +162,28 @@ async def test_small_output_frames_waiting_together_are_fed_as_one() -> None:
     await run(session)
     assert len(feeds) < 10
     assert session.model.text()[0].startswith("0 1 2 3") and "99" in "".join(session.model.text())
+
+
+async def test_a_sequence_the_snapshot_cut_in_half_is_finished_by_the_output_after_it() -> None:
+    """The endpoint's model had read ``ESC [ 3`` when it took the snapshot; ``1m`` follows it."""
+    before = b"hello \x1b[3"
+    steps: list[SourceEvent] = [
+        OutputReceived(before, 0),
+        snapshot_of(b"hello ", len(before), gap=False),
+        OutputReceived(b"1mred", len(before)),
+    ]
+    session = LiveSession(BackloggedSource(steps, can_resync=False))
+    await run(session)
+    assert session.model.text()[0] == "hello red"
+    assert session.model.line(0)[6].fg == "red"
+
+
+async def test_nothing_is_carried_when_the_bytes_before_the_snapshot_never_came() -> None:
+    steps: list[SourceEvent] = [
+        OutputReceived(b"hello \x1b[3", 0),
+        snapshot_of(b"hello world", 500, gap=True),
+        OutputReceived(b"!", 500),
+    ]
+    session = LiveSession(BackloggedSource(steps, can_resync=False))
+    await run(session)
+    assert session.model.text()[0] == "hello world!"

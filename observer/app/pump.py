@@ -44,7 +44,7 @@ from observer.protocol.events import (
 )
 from observer.protocol.partial import WINDOW, unfinished_end
 
-TIME_SLICE = 0.008
+TIME_SLICE = 0.005
 BEHIND_AFTER = 0.1
 PIECE_TIME = 0.002
 """Output is fed in pieces that take about this long (from the measured rate), so a slice

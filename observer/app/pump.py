@@ -52,6 +52,7 @@ overruns :data:`TIME_SLICE` by little however loaded the machine is."""
 PIECE_MIN, PIECE_MAX = 2 * 1024, 32 * 1024
 COALESCE = 256 * 1024
 INBOX_LIMIT = 8 * 1024 * 1024
+RECENT_LIMIT = 4 * 1024 * 1024
 UI_TURNS = 4
 TAIL_WINDOW = 0.1
 """Seconds after a snapshot during which arriving output counts as the snapshot's tail."""
@@ -137,9 +138,10 @@ class Pump:
         self._ended = False
         self._error: BaseException | None = None
         self._slice_started = time.perf_counter()
-        self._recent = b""
-        """The last bytes of the stream taken (fed or skipped), ending at ``_recent_end``."""
-        self._recent_end = 0
+        self._recent: deque[tuple[int, bytes]] = deque()
+        """The last output taken (fed or skipped), as ``(offset, data)``, up to
+        :data:`RECENT_LIMIT` bytes: a snapshot's offset can lie that far behind it."""
+        self._recent_bytes = 0
 
     # -- the reader task --------------------------------------------------------------------------
 
@@ -165,10 +167,34 @@ class Pump:
             self._inbox_bytes -= len(event.data)
             if self._inbox_bytes <= INBOX_LIMIT:
                 self._room.set()
-            recent = self._recent if event.offset == self._recent_end else b""
-            self._recent = (recent + event.data)[-WINDOW:]
-            self._recent_end = event.offset + len(event.data)
+            self._remember(event)
         return event
+
+    def _remember(self, event: OutputReceived) -> None:
+        recent = self._recent
+        if recent and recent[-1][0] + len(recent[-1][1]) != event.offset:
+            recent.clear()  # not contiguous (a new stream): what came before is of no use
+            self._recent_bytes = 0
+        recent.append((event.offset, event.data))
+        self._recent_bytes += len(event.data)
+        while self._recent_bytes - len(recent[0][1]) >= RECENT_LIMIT:
+            self._recent_bytes -= len(recent.popleft()[1])
+
+    def _before(self, offset: int) -> bytes | None:
+        """Up to :data:`WINDOW` bytes of output ending at ``offset``, if they were taken."""
+        recent = self._recent
+        if not recent or not recent[0][0] <= offset <= recent[-1][0] + len(recent[-1][1]):
+            return None
+        parts: list[bytes] = []
+        size = 0
+        for start, data in reversed(recent):
+            if start >= offset:
+                continue
+            parts.append(data[: offset - start][-(WINDOW - size) :])
+            size += len(parts[-1])
+            if size >= WINDOW:
+                break
+        return b"".join(reversed(parts))
 
     def _carried(self, snapshot: SnapshotReceived) -> SnapshotReceived:
         """``snapshot`` with the unfinished end of the output before its offset appended.
@@ -176,10 +202,10 @@ class Pump:
         The endpoint's repaint does not hold a sequence its model was half-way through; the
         output after the snapshot finishes it (see :mod:`observer.protocol.partial`).
         """
-        cut = self._recent_end - snapshot.offset
-        if cut < 0 or cut > len(self._recent) or unfinished_end(snapshot.data):
+        before = self._before(snapshot.offset)
+        if before is None or unfinished_end(snapshot.data):
             return snapshot  # the bytes before it never came, or the endpoint carried it itself
-        carry = unfinished_end(self._recent[: len(self._recent) - cut])
+        carry = unfinished_end(before)
         return dataclasses.replace(snapshot, data=snapshot.data + carry) if carry else snapshot
 
     def _waiting(self) -> int:

@@ -167,8 +167,10 @@ async def test_small_output_frames_waiting_together_are_fed_as_one() -> None:
 async def test_a_sequence_the_snapshot_cut_in_half_is_finished_by_the_output_after_it() -> None:
     """The endpoint's model had read ``ESC [ 3`` when it took the snapshot; ``1m`` follows it."""
     before = b"hello \x1b[3"
+    later = b"1m" + b"x" * 300_000  # taken before the snapshot came: it lags the stream
     steps: list[SourceEvent] = [
         OutputReceived(before, 0),
+        OutputReceived(later, len(before)),
         snapshot_of(b"hello ", len(before), gap=False),
         OutputReceived(b"1mred", len(before)),
     ]

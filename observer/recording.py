@@ -1,10 +1,13 @@
-"""Crash-safe asciicast recording of a live session, and opening recordings for reading.
+"""Crash-safe asciicast recording of a live session (opening recordings: :mod:`observer.castfiles`).
 
-The file is line-buffered: every event is one line, handed to the operating system by the time
-``output()``/``marker()``/... return. A killed observer (even ``kill -9``) therefore leaves a playable
-file holding every event recorded before the kill; at worst the last line is cut mid-write, and the
-reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`). On top of that the
-file is ``fsync``-ed at every marker, at exit and at close, so markers survive even a power loss.
+Every event is one line, handed to the operating system within ``FLUSH_INTERVAL`` (50 ms) of being
+recorded, at once at every marker, resize and exit, and at close (see :mod:`observer.spool`: lines
+are written in batches, not one system call each). A killed observer (even ``kill -9``) therefore
+leaves a playable file missing at most the events of its last 50 ms; at worst the last line is cut
+mid-write, and the reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`).
+On top of that the file is ``fsync``-ed at every marker, at exit and at close, so markers survive
+even a power loss. A recorder dropped without :meth:`Recorder.close`, or left open when the
+interpreter exits, still writes what it holds.
 
 The header carries the size, title, theme, session identifier and the endpoint's host only: never a
 URL's path, query or user info (where tokens hide), and no environment dump.
@@ -13,13 +16,14 @@ URL's path, query or user info (where tokens hide), and no environment dump.
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+import weakref
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from observer.asciicast import (
@@ -31,13 +35,17 @@ from observer.asciicast import (
     OUTPUT,
     RESIZE,
     CastFormat,
-    CastReader,
     CastWriter,
     Header,
     format_size,
 )
 from observer.asciicast.redact import Redactor
+from observer.castfiles import open_cast
 from observer.errors import InvalidState, ObserverError, UsageError
+from observer.spool import Spool
+
+__all__ = ["HOLD_LIMIT", "Clock", "Mark", "Recorder", "endpoint_host", "open_cast"]
+"""``open_cast`` lives in :mod:`observer.castfiles`; it was first here, and is still found here."""
 
 Clock = Callable[[], float]
 
@@ -136,13 +144,17 @@ class Recorder:
             code: codecs.getincrementaldecoder("utf-8")(errors="replace")
             for code in (OUTPUT, INPUT)
         }
+        self._output_decoder = self._decoders[OUTPUT]
         self.events = 0
         secrets = list(secrets)
         self._held_since: float | None = None
         self._redactors = (
             {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
         )
-        self._file = self._open(overwrite)
+        self._file = Spool(self._open(overwrite), fsync=fsync)
+        self._closed = False
+        # Writes what waits if the recorder is dropped unclosed or the interpreter exits first.
+        self._finalizer = weakref.finalize(self, self._file.close)
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
         extra: dict[str, Any] = {}
         if any(meta.values()):
@@ -159,15 +171,15 @@ class Recorder:
         )
         try:
             self._writer = CastWriter(self._file, header, format=format)
+            self._file.flush()  # a recorder killed at once still leaves a valid header
         except OSError as error:
             self._file.close()
             raise self._write_failed(error) from None
 
-    def _open(self, overwrite: bool) -> IO[str]:
-        mode = "w" if overwrite else "x"
+    def _open(self, overwrite: bool) -> io.FileIO:
         try:
-            # buffering=1: line-buffered, every event line reaches the OS as it is written.
-            return open(self.path, mode, encoding="utf-8", newline="\n", buffering=1)
+            # Unbuffered: the spool gathers lines itself and writes them in one call.
+            return io.FileIO(self.path, "w" if overwrite else "x")
         except FileExistsError:
             raise UsageError(
                 f"{self.path} already exists — choose another file name or allow overwriting"
@@ -181,7 +193,7 @@ class Recorder:
     @property
     def closed(self) -> bool:
         """True once :meth:`close` has run."""
-        return self._file.closed
+        return self._closed
 
     def elapsed(self) -> float:
         """Seconds since the recording started, by the injected clock."""
@@ -189,7 +201,27 @@ class Recorder:
 
     def output(self, data: bytes | str) -> None:
         """Record program output (bytes are decoded as UTF-8 across chunk boundaries)."""
-        self._record(OUTPUT, self._text(OUTPUT, data))
+        if self._redactors or not isinstance(data, bytes) or self._closed or self._file.error:
+            self._record(OUTPUT, self._text(OUTPUT, data))
+            return
+        # The path of every chunk of a live session, kept short: a chunk that holds whole UTF-8
+        # characters (no partial one before or at its end) decodes in one C call.
+        decoder = self._output_decoder
+        text = None
+        if not decoder.buffer:
+            try:  # noqa: SIM105 (suppress() costs a context manager per chunk)
+                text = data.decode()
+            except UnicodeDecodeError:
+                pass  # a character cut at the end, or invalid bytes: the decoder handles both
+        if text is None:
+            text = decoder.decode(data)
+        if not text:
+            return  # nothing, or half a UTF-8 character: it goes with the chunk completing it
+        try:
+            self._writer.write_event(self._clock() - self._start, OUTPUT, text, decoded=True)
+        except OSError as error:
+            raise self._write_failed(error) from None
+        self.events += 1
 
     def input(self, data: bytes | str) -> None:
         """Record keyboard input sent while in control."""
@@ -204,12 +236,17 @@ class Recorder:
         """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
         self._release_held()
         self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
+        self.flush()
 
     def marker(self, label: str = "") -> None:
-        """Record a marker and make the file durable up to it (flush + fsync)."""
+        """Record a marker and hand the file to the OS up to it; an fsync follows in the background."""
         self._release_held()
         self._record(MARKER, label)
-        self.sync()
+        self._check_open()
+        try:
+            self._file.sync_soon()
+        except OSError as error:
+            raise self._write_failed(error) from None
 
     def exit(self, status: int) -> None:
         """Record the program's exit status and make the file durable."""
@@ -217,24 +254,35 @@ class Recorder:
         self._record(EXIT, str(status))
         self.sync()
 
-    def sync(self) -> None:
-        """Flush and fsync the file now."""
+    def flush(self) -> None:
+        """Hand every recorded event to the operating system now (it survives a kill)."""
         self._check_open()
         try:
             self._file.flush()
-            self._fsync(self._file.fileno())
+        except OSError as error:
+            raise self._write_failed(error) from None
+
+    def sync(self) -> None:
+        """Flush and fsync the file now (it survives a power loss)."""
+        self.flush()
+        try:
+            self._fsync(self._file.file.fileno())
         except OSError as error:
             raise self._write_failed(error) from None
 
     def close(self) -> None:
         """Flush, fsync and close the file; further calls do nothing."""
-        if self._file.closed:
+        if self._closed:
             return
         try:
             self._release_held()
             self.sync()
         finally:
-            self._file.close()
+            self._closed = True
+            try:
+                self._finalizer()  # closes the spool, once
+            except OSError as error:
+                raise self._write_failed(error) from None
 
     def __enter__(self) -> Recorder:
         return self
@@ -280,39 +328,19 @@ class Recorder:
         if not data and code in (OUTPUT, INPUT):
             return  # half a UTF-8 character: it is written with the chunk that completes it
         try:
-            self._writer.write_event(self.elapsed(), code, data)
+            self._writer.write_event(self._clock() - self._start, code, data)
         except OSError as error:
             raise self._write_failed(error) from None
         self.events += 1
 
     def _check_open(self) -> None:
-        if self._file.closed:
+        if self._closed:
             raise InvalidState(f"the recording {self.path} is already closed")
+        if self._file.error is not None:
+            raise self._write_failed(self._file.error)
 
     def _write_failed(self, error: OSError) -> ObserverError:
         return ObserverError(
             f"writing the recording {self.path} failed: {error.strerror} — "
             "free some disk space or record to another file"
         )
-
-
-@contextmanager
-def open_cast(path: str | os.PathLike[str], *, lenient: bool = False) -> Iterator[CastReader]:
-    """Open a recording for streaming reads; the file closes when the ``with`` block ends.
-
-    Raises:
-        UsageError: The file does not exist or cannot be read.
-        CastFormatError: The header is damaged (events raise it lazily, with their line).
-    """
-    name = os.fspath(path)
-    try:
-        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
-        stream = open(name, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
-    except FileNotFoundError:
-        raise UsageError(f"{name} does not exist — check the file name") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder — give a recording file") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
-    with stream:
-        yield CastReader(stream, path=name, lenient=lenient)

@@ -20,6 +20,7 @@ Decisions a user can rely on (see ``docs/recording.md``):
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Iterable, Iterator
@@ -37,14 +38,22 @@ class _Damage(ValueError):
     """One line cannot be used; the message says why."""
 
 
+class _Slow(Exception):
+    """The line is not the usual event line: check it thoroughly."""
+
+
 def _reject_constant(name: str) -> float:
     # Python's json accepts NaN and Infinity, which are not JSON (RFC 8259) and break time arithmetic.
     raise _Damage(f"{name} is not a valid JSON number")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+"""One decoder for every line: ``json.loads(text, parse_constant=...)`` would build one per call."""
+
+
 def _loads(text: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return _DECODER.decode(text)
     except json.JSONDecodeError as error:
         raise _Damage(f"not valid JSON ({error.msg})") from None
     except RecursionError:
@@ -211,47 +220,96 @@ class CastReader:
     def _line_events(self) -> Iterator[Event]:
         relative = self.header.version == 3
         now = 0.0
-        pending = self._next_line()
-        while pending is not None:
-            line, lineno = pending, self._lineno
-            pending = self._next_line()
-            if not line.strip() or (relative and line.startswith("#")):
-                continue
-            try:
-                time, code, data = self._parse_event(line)
-            except _Damage as damage:
-                cut_off = pending is None and not line.endswith("\n")
-                self._damaged(f"{damage} — the file is damaged", lineno, cut_off=cut_off)
-                continue
-            if relative:
-                if time < 0:
+        # The fast path takes the usual line, `[float, "code", "text"]` and its newline, with one
+        # C call (the scanner json.loads itself uses) and a few exact type checks. Every other
+        # line (blank, comment, integer time, resize, unusual spacing, damage) goes through
+        # `_parse_event`, which checks everything: both paths accept exactly the same lines.
+        scan = _DECODER.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__
+        source: Iterator[str] | None = self._lines
+        while source is not None:
+            lines, source = source, None
+            for line in lines:
+                self._lineno += 1
+                try:
+                    if line[:1] != "[":
+                        raise _Slow
+                    value, end = scan(line, 0)
+                    if end != len(line) - 1 or line[-1] != "\n" or type(value) is not list:
+                        raise _Slow
+                    time, code, data = value
+                    if (
+                        type(time) is not float
+                        or type(code) is not str
+                        or type(data) is not str
+                        or time - time != 0.0  # inf or nan: 1e999 parses as inf
+                        or not code
+                        or code == RESIZE
+                    ):
+                        raise _Slow
+                except (_Slow, ValueError, StopIteration, RecursionError):
+                    if not line.strip() or (relative and line.startswith("#")):
+                        continue
+                    try:
+                        time, code, data = self._parse_event(line)
+                    except _Damage as damage:
+                        source = self._skip_damage(damage, line, lines)
+                        if source is None:
+                            continue
+                        break  # a line was peeked to tell a cut-off end: go on from it
+                if relative:
+                    if time < 0:
+                        self.clamped += 1
+                        time = 0.0
+                    time += now
+                elif time < now:
                     self.clamped += 1
-                    time = 0.0
-                time += now
-            elif time < now:
-                self.clamped += 1
-                time = now
-            now = time
-            yield Event(time, code, data)
+                    time = now
+                now = time
+                yield Event(time, code, data)
+
+    def _skip_damage(
+        self, damage: _Damage, line: str, lines: Iterator[str]
+    ) -> Iterator[str] | None:
+        """Raise or count a damaged line; return the rest of the lines if one had to be peeked."""
+        lineno = self._lineno
+        rest: Iterator[str] | None = None
+        cut_off = False
+        if not line.endswith("\n"):
+            # Only a last line can lack its newline in a file; another iterable may differ.
+            peeked = next(lines, None)
+            cut_off = peeked is None
+            if peeked is not None:
+                rest = itertools.chain((peeked,), lines)
+        self._damaged(f"{damage} — the file is damaged", lineno, cut_off=cut_off)
+        return rest
 
     @staticmethod
     def _parse_event(line: str) -> tuple[float, str, str]:
-        value = _loads(line)
-        if not isinstance(value, list) or len(value) != 3:
-            raise _Damage("an event must be a [time, code, data] array")
-        time, code, data = _number(value[0]), value[1], value[2]
-        if not isinstance(code, str) or not code:
-            raise _Damage(f"the event code {code!r} is not a non-empty string")
-        if not isinstance(data, str):
-            raise _Damage(f"the data of a {code!r} event is not a string")
-        if not math.isfinite(time):
-            raise _Damage("the event time is not finite")
-        if code == RESIZE:
-            try:
-                parse_size(data)
-            except ValueError as error:
-                raise _Damage(f"bad resize event: {error}") from None
-        return time, code, data
+        return parse_event_line(line)
+
+
+def parse_event_line(line: str) -> tuple[float, str, str]:
+    """``(time, code, data)`` of one v2/v3 event line, every rule checked (time as written).
+
+    Raises:
+        ValueError: The line is not a valid event; the message says why.
+    """
+    value = _loads(line)
+    if not isinstance(value, list) or len(value) != 3:
+        raise _Damage("an event must be a [time, code, data] array")
+    time, code, data = _number(value[0]), value[1], value[2]
+    if not isinstance(code, str) or not code:
+        raise _Damage(f"the event code {code!r} is not a non-empty string")
+    if not isinstance(data, str):
+        raise _Damage(f"the data of a {code!r} event is not a string")
+    if not math.isfinite(time):
+        raise _Damage("the event time is not finite")
+    if code == RESIZE:
+        try:
+            parse_size(data)
+        except ValueError as error:
+            raise _Damage(f"bad resize event: {error}") from None
+    return time, code, data
 
 
 def read_header(lines: Iterable[str], *, path: str | None = None) -> Header:

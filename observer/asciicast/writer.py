@@ -92,6 +92,7 @@ class CastWriter:
         self.format: CastFormat = format
         self._relative = format == "v3"
         self._last = 0
+        self._codes: dict[str, str] = {}
         obj = header_to_json(header, 3 if self._relative else 2)
         stream.write(_json(_clean_obj(obj)) + "\n")
 
@@ -104,12 +105,34 @@ class CastWriter:
         """Write one event (a time before the previous event's is written as the previous time)."""
         self.write_event(event.time, event.code, event.data)
 
-    def write_event(self, time: float, code: str, data: str) -> None:
-        """Write one event from its parts, without building an :class:`Event`."""
-        micros = max(self._last, _micros(time))
-        stamp = _decimal(micros - self._last if self._relative else micros)
+    def write_event(self, time: float, code: str, data: str, *, decoded: bool = False) -> None:
+        """Write one event from its parts, without building an :class:`Event`.
+
+        Args:
+            time: Seconds since the start.
+            code: Event code.
+            data: Payload.
+            decoded: ``data`` was decoded from bytes (with ``errors="replace"``), so it holds no
+                lone surrogates and their check is skipped.
+        """
+        # The same steps as _micros/_decimal/_json_str(_clean(...)), inlined: a live recorder
+        # calls this for every chunk of output. ASCII text has no lone surrogates and none of
+        # the line breaks _no_line_breaks escapes, so it skips both checks.
+        micros = round(time * 1_000_000) if time - time == 0.0 else 0  # inf/nan: keep the last
+        last = self._last
+        micros = max(micros, last)
+        stamp = micros - last if self._relative else micros
         self._last = micros
-        self.stream.write(f"[{stamp}, {_json_str(_clean(code))}, {_json_str(_clean(data))}]\n")
+        code_json = self._codes.get(code)
+        if code_json is None:
+            code_json = self._codes[code] = _json_str(_clean(code))
+        if data.isascii():
+            data_json = encode_basestring(data)
+        else:
+            data_json = _json_str(data if decoded else _clean(data))
+        self.stream.write(
+            f"[{stamp // 1_000_000}.{stamp % 1_000_000:06d}, {code_json}, {data_json}]\n"
+        )
 
     def comment(self, text: str) -> None:
         """Write a ``#`` comment line (v3 only; ignored for v2, which has no comments)."""

@@ -38,6 +38,8 @@ MEMORY = 64 * 1024 * 1024
 screen and of the saved main/alternate screen (8 bytes each on 64-bit CPython; the cells themselves
 are shared with the model), so a 300x100 terminal keeps fewer keyframes than an 80x24 one."""
 MIN_LIMIT = 16
+FEED_AT_ONCE = 1024 * 1024
+"""Most output bytes :func:`apply` joins into one feed."""
 
 
 def limit_for(cols: int, rows: int) -> int:
@@ -74,7 +76,8 @@ def new_model(cols: int, rows: int) -> TerminalModel:
 def apply(model: TerminalModel, timeline: Timeline, start: int, stop: int) -> tuple[set[int], bool]:
     """Feed events ``start``..``stop`` (exclusive) to ``model``.
 
-    Consecutive output events are joined into one ``feed`` (much faster than one call each).
+    Consecutive output events are joined into one ``feed`` (much faster than one call each), up
+    to :data:`FEED_AT_ONCE` bytes (the model's screen is the same however its input is split).
 
     Returns:
         The rows that changed, and whether the whole screen changed (a resize).
@@ -82,17 +85,23 @@ def apply(model: TerminalModel, timeline: Timeline, start: int, stop: int) -> tu
     dirty: set[int] = set()
     whole = False
     pending: list[bytes] = []
-    for index in range(start, stop):
+    held = 0
+    for index, payload in enumerate(timeline.payloads(start, stop), start):
         code = timeline.code(index)
         if code == OUTPUT:
-            payload = timeline.payload(index)
             assert isinstance(payload, bytes)
             pending.append(payload)
+            held += len(payload)
+            if held >= FEED_AT_ONCE:  # a long range must not be held in memory whole
+                dirty |= model.feed(b"".join(pending))
+                pending.clear()
+                held = 0
         elif code == RESIZE:
             if pending:
                 dirty |= model.feed(b"".join(pending))
                 pending.clear()
-            model.resize(*size_of(timeline.payload(index)))
+                held = 0
+            model.resize(*size_of(payload))
             whole = True
     if pending:
         dirty |= model.feed(b"".join(pending))
@@ -151,16 +160,15 @@ class KeyframeIndex:
         """
         timeline, model = self.timeline, self._model
         stop = min(len(timeline), self.position + max_events)
-        for index in range(self.position, stop):
+        for index, payload in enumerate(timeline.payloads(self.position, stop), self.position):
             code = timeline.code(index)
             if code == OUTPUT:
-                payload = timeline.payload(index)
                 assert isinstance(payload, bytes)
                 model.feed(payload)
                 self._since_bytes += len(payload)
                 self._offset += len(payload)
             elif code == RESIZE:
-                model.resize(*size_of(timeline.payload(index)))
+                model.resize(*size_of(payload))
             time = timeline.time(index)
             if (
                 code == RESIZE

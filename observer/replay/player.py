@@ -55,11 +55,9 @@ class Player:
         """Few enough bytes between two positions that feeding them beats a restore."""
         timeline, total = self.timeline, 0
         for index in range(start, stop):
-            payload = timeline.payload(index)
-            if isinstance(payload, bytes):
-                total += len(payload)
-                if total > FORWARD_LIMIT:
-                    return False
+            total += timeline.size(index)
+            if total > FORWARD_LIMIT:
+                return False
         return True
 
     def seek(self, time: float) -> tuple[set[int], bool]:

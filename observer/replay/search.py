@@ -117,14 +117,13 @@ def _scan(timeline: Timeline, start: Keyframe, stop: int, query: str) -> list[Ma
     has = [query in _row(model, y) for y in range(model.rows)]
     present = any(has)
     found: list[Match] = []
-    for index in range(start.index, stop):
+    for index, payload in enumerate(timeline.payloads(start.index, stop), start.index):
         code = timeline.code(index)
         if code == OUTPUT:
-            payload = timeline.payload(index)
             assert isinstance(payload, bytes)
             rows = model.feed(payload)
         elif code == RESIZE:
-            model.resize(*size_of(timeline.payload(index)))
+            model.resize(*size_of(payload))
             has = [False] * model.rows
             rows = set(range(model.rows))
         else:

@@ -6,22 +6,39 @@ only ever adds to the end, and every list is replaced or grown with single opera
 on another thread sees a consistent prefix (CPython's list append and attribute assignment are
 atomic).
 
-Only what changes the screen is kept as bytes (output ``o``, UTF-8 encoded once, not at every
-seek); resizes are kept as ``(cols, rows)``; markers as their label. Input (``i``), exit (``x``)
-and unknown codes are kept too (step-by-step playback and the export show them) but never feed
-the terminal.
+Output (``o``) is what takes the room, so with a :class:`SpanSource` (the recording's file) a
+timeline keeps only where each output event's line lies in the file — 20 bytes or so per event,
+whatever the output's size — and reads the data back when a seek, the keyframe index or a search
+needs it (a range is read in one go: a seek reads the few hundred KiB after its keyframe). So a
+1 GB recording does not need 1 GB of memory. Without a source (a v1 document, events made in
+memory) output is kept as bytes, UTF-8 encoded once. Resizes are kept as ``(cols, rows)``;
+markers as their label. Input (``i``), exit (``x``) and unknown codes are kept too
+(step-by-step playback and the export show them) but never feed the terminal.
 """
 
 from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from observer.asciicast import MARKER, OUTPUT, RESIZE, Event, parse_size
+from observer.asciicast.spans import event_data
+from observer.errors import CastFormatError
 
 Payload = bytes | str | tuple[int, int]
+
+READ_AT_ONCE = 1024 * 1024
+"""Most bytes of the file read in one call when a range of events is read back."""
+
+
+class SpanSource(Protocol):
+    """Where a timeline reads output back: the recording's bytes (e.g. its file)."""
+
+    def read(self, offset: int, size: int) -> bytes:
+        """``size`` bytes from ``offset`` (fewer only at the end of the file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +62,7 @@ class Timeline:
     Args:
         cols: Terminal width at the start (the header's).
         rows: Terminal height at the start.
+        source: The recording's bytes, for output events appended with their line's span.
 
     Attributes:
         complete: Set by the loader once the last event is in.
@@ -52,29 +70,46 @@ class Timeline:
         output_bytes: Total bytes of output so far.
     """
 
-    def __init__(self, cols: int, rows: int) -> None:
+    def __init__(self, cols: int, rows: int, source: SpanSource | None = None) -> None:
         self.cols = cols
         self.rows = rows
+        self.source = source
         self.complete = False
         self.markers: list[Marker] = []
         self.output_bytes = 0
         self._times: array[float] = array("d")
         self._codes: list[str] = []
-        self._payloads: list[Payload] = []
+        self._payloads: list[Payload | None] = []
+        """In memory, or None: read back from ``source`` at the span below."""
+        self._offsets: array[int] = array("q")
+        self._lengths: array[int] = array("I")
+        """Line length in the file, 0 for events kept in memory."""
+        self._sizes: array[int] = array("I")
+        """Output bytes of each event (0 for other codes)."""
 
     def __len__(self) -> int:
         return len(self._payloads)
 
-    def append(self, event: Event) -> None:
+    def append(self, event: Event, span: tuple[int, int] | None = None) -> None:
         """Add the next event (times must not decrease; the reader guarantees it).
+
+        Args:
+            event: The event.
+            span: ``(offset, length)`` of its line in :attr:`source`; an output event with a
+                span is read back from there instead of being kept in memory.
 
         Raises:
             ValueError: A resize event's size is not ``COLSxROWS`` within limits.
         """
-        payload: Payload
+        payload: Payload | None
+        size = offset = length = 0
         if event.code == OUTPUT:
             payload = event.data.encode("utf-8", "replace")
-            self.output_bytes += len(payload)
+            size = len(payload)
+            self.output_bytes += size
+            if span is not None and self.source is not None:
+                payload = None
+                offset, length = span
         elif event.code == RESIZE:
             payload = parse_size(event.data)
         else:
@@ -86,6 +121,9 @@ class Timeline:
         # The payload goes in last: readers size themselves by len(), i.e. by _payloads.
         self._times.append(time)
         self._codes.append(event.code)
+        self._offsets.append(offset)
+        self._lengths.append(length)
+        self._sizes.append(size)
         self._payloads.append(payload)
 
     def extend(self, events: Iterable[Event]) -> None:
@@ -109,7 +147,64 @@ class Timeline:
 
     def payload(self, index: int) -> Payload:
         """Output bytes, a ``(cols, rows)`` resize, or the event's text."""
-        return self._payloads[index]
+        payload = self._payloads[index]
+        return next(self.payloads(index, index + 1)) if payload is None else payload
+
+    def size(self, index: int) -> int:
+        """Output bytes of event ``index`` (0 for other codes), without reading them back."""
+        return self._sizes[index]
+
+    def payloads(self, start: int, stop: int) -> Iterator[Payload]:
+        """The payloads of events ``start`` up to (not including) ``stop``, in order.
+
+        Output kept as a span is read back a group at a time: one read for the lines that end
+        within :data:`READ_AT_ONCE` bytes of the group's first, so memory stays bounded however
+        long the range.
+
+        Raises:
+            CastFormatError: The file no longer holds an event where one was read (it changed).
+        """
+        stop = min(stop, len(self))
+        payloads, offsets, lengths = self._payloads, self._offsets, self._lengths
+        index = start
+        while index < stop:
+            end, begin, finish = index, -1, 0
+            while end < stop:
+                if payloads[end] is None:
+                    line_end = offsets[end] + lengths[end]
+                    if begin < 0:
+                        begin = offsets[end]
+                    elif line_end - begin > READ_AT_ONCE:
+                        break
+                    finish = line_end
+                end += 1
+            block = self._read(begin, finish - begin) if begin >= 0 else b""
+            for at in range(index, end):
+                payload = payloads[at]
+                if payload is None:
+                    skip = offsets[at] - begin
+                    payload = self._data(block[skip : skip + lengths[at]])
+                yield payload
+            index = end
+
+    def _read(self, offset: int, size: int) -> bytes:
+        assert self.source is not None  # spans are only kept with a source
+        data = self.source.read(offset, size)
+        if len(data) != size:
+            raise self._changed()
+        return data
+
+    def _data(self, line: bytes) -> bytes:
+        try:
+            return event_data(line).encode("utf-8", "replace")
+        except ValueError:
+            raise self._changed() from None
+
+    @staticmethod
+    def _changed() -> CastFormatError:
+        return CastFormatError(
+            "the recording changed on disk while it was replayed — open it again"
+        )
 
     def count_at(self, time: float) -> int:
         """How many events happened at or before ``time`` (the screen at ``time`` shows them)."""
@@ -121,10 +216,10 @@ class Timeline:
 
     def output(self, start: int, stop: int) -> bytes:
         """All output bytes of events ``start`` up to (not including) ``stop``."""
-        codes, payloads = self._codes, self._payloads
+        codes = self._codes[start:stop]
         return b"".join(
             payload
-            for code, payload in zip(codes[start:stop], payloads[start:stop], strict=True)
+            for code, payload in zip(codes, self.payloads(start, stop), strict=True)
             if code == OUTPUT and isinstance(payload, bytes)
         )
 
@@ -147,4 +242,4 @@ def size_of(payload: Payload) -> tuple[int, int]:
     return payload
 
 
-__all__ = ["MARKER", "OUTPUT", "RESIZE", "Marker", "Payload", "Timeline", "size_of"]
+__all__ = ["MARKER", "OUTPUT", "RESIZE", "Marker", "Payload", "SpanSource", "Timeline", "size_of"]

@@ -9,6 +9,8 @@ the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import struct
 import time
 from collections import deque
@@ -20,6 +22,8 @@ from websockets.protocol import State
 from observer.protocol.arbiter import ServerConnection
 
 Message = str | bytes
+Entry = tuple[Message, bytes | None]
+"""A queued message and its :func:`wire_frame`, if already built (shared between clients)."""
 
 MAX_BATCH = 256 * 1024
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
@@ -27,6 +31,8 @@ RESYNC_RETRY = 0.05
 FANOUT_SHARE = 0.1
 """Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
+UNSENT_LIMIT = 128 * 1024
+"""Bytes the kernel may hold for a client before sending them (``TCP_NOTSENT_LOWAT``)."""
 
 
 class Transport(Protocol):
@@ -34,6 +40,8 @@ class Transport(Protocol):
 
     def write(self, data: bytes) -> None: ...
     def is_closing(self) -> bool: ...
+    def get_write_buffer_size(self) -> int: ...
+    def get_extra_info(self, name: str, default: object = None) -> object: ...
 
 
 class WireProtocol(Protocol):
@@ -55,6 +63,7 @@ class Socket(Protocol):
     def protocol(self) -> WireProtocol: ...
     @property
     def paused(self) -> bool: ...
+    async def drain(self) -> None: ...
 
 
 def wire_frame(message: Message) -> bytes:
@@ -75,6 +84,23 @@ def wire_frame(message: Message) -> bytes:
     else:
         head = struct.pack("!BBQ", opcode, 127, length)
     return head + payload
+
+
+def limit_unsent(transport: Transport, limit: int = UNSENT_LIMIT) -> None:
+    """Keep at most ``limit`` unsent bytes for this connection in the kernel.
+
+    By default Linux lets a socket's send buffer grow to 4 MiB (``net.ipv4.tcp_wmem``): a client
+    on a slow link would lag that far behind, unseen by the server's bound, and then read
+    seconds of stale output. With ``TCP_NOTSENT_LOWAT`` (tcp(7)) writes stop being taken once
+    ``limit`` bytes wait to be sent, so the rest waits where the bound counts it (the transport's
+    buffer, then the client's queue). Bytes in flight are not limited: a fast link is not slowed.
+    """
+    sock = transport.get_extra_info("socket")
+    option = getattr(socket, "TCP_NOTSENT_LOWAT", None)
+    if sock is None or option is None:  # pragma: no cover - not Linux, or not a TCP socket
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.IPPROTO_TCP, option, limit)  # type: ignore[attr-defined]
 
 
 class Client:
@@ -99,7 +125,7 @@ class Client:
         self.connection = connection
         self.limit = limit
         self._resync = resync
-        self._queue: deque[Message] = deque()
+        self._queue: deque[Entry] = deque()
         self.queued = 0
         """Bytes (or characters) waiting in the queue."""
         self.overflowed = False
@@ -108,6 +134,7 @@ class Client:
         self._wakeup = asyncio.Event()
         self.last_resync = float("-inf")
         """``time.monotonic()`` of the last snapshot sent after an overflow."""
+        limit_unsent(socket.transport)
         # A compressed connection needs a frame of its own (per-connection deflate context).
         self._direct = not socket.protocol.extensions
         self.direct_writes = 0
@@ -122,31 +149,40 @@ class Client:
         not paused by flow control, so its buffer is below websockets' high-water mark);
         otherwise through the bounded queue, exactly like :meth:`push`.
         """
-        socket = self.socket
+        connection = self.socket
         if (
             self._direct
             and not self._queue
             and not self.overflowed
-            and not socket.paused
-            and socket.protocol.state is State.OPEN
-            and not socket.transport.is_closing()
+            and not connection.paused
+            and connection.protocol.state is State.OPEN
+            and not connection.transport.is_closing()
         ):
-            socket.transport.write(frame)
+            connection.transport.write(frame)
             self.direct_writes += 1
         else:
-            self.push(message)
+            self.push(message, frame)
 
-    def push(self, message: Message) -> None:
-        """Queue ``message``; past the limit, drop the whole backlog and mark the client overflowed."""
+    def push(self, message: Message, frame: bytes | None = None) -> None:
+        """Queue ``message`` (with its :func:`wire_frame` if built already); past the limit,
+        drop the whole backlog and mark the client overflowed."""
         if self.overflowed:
             return
-        self._queue.append(message)
+        self._queue.append((message, frame))
         self.queued += len(message)
-        if self.queued > self.limit:
+        if self.lag > self.limit:
             self.drop_backlog()
             self.overflowed = True
             self.overflows += 1
         self._wakeup.set()
+
+    @property
+    def lag(self) -> int:
+        """Bytes the server holds for this client: its queue and the transport's buffer.
+
+        (What the kernel holds is kept small by :func:`limit_unsent`.)
+        """
+        return self.queued + self.socket.transport.get_write_buffer_size()
 
     def shed_backlog(self) -> None:
         """Stop sending this client every byte: drop its backlog, send a snapshot later.
@@ -163,9 +199,9 @@ class Client:
         self.shed = True
         self._wakeup.set()
 
-    def push_unbounded(self, message: Message) -> None:
+    def push_unbounded(self, message: Message, frame: bytes | None = None) -> None:
         """Queue a message that must not be dropped (a snapshot right after a resync)."""
-        self._queue.append(message)
+        self._queue.append((message, frame))
         self.queued += len(message)
         self._wakeup.set()
 
@@ -181,34 +217,39 @@ class Client:
                 self._wakeup.clear()
                 await self._wakeup.wait()
             if self.overflowed:
-                # The socket accepted everything we gave it: the client reads again. Queue the
-                # snapshot and what followed it in one synchronous step, so nothing slips between.
-                if not self._resync(self):
+                # Only once the socket took what it was given (its buffer is under websockets'
+                # low-water mark) does the client read again: a snapshot queued earlier would
+                # sit there, and age. Then queue the snapshot and what followed it in one
+                # synchronous step, so nothing slips between.
+                if self.socket.paused or not self._resync(self):
                     await asyncio.sleep(RESYNC_RETRY)
                     continue
                 self.overflowed = False
-            message = self._next_batch()
-            if message is not None:
+            if not self._queue:
+                continue
+            if self._direct:
+                await self._write_frames()
+            else:
+                message, _ = self._queue.popleft()
+                self.queued -= len(message)
                 await self.socket.send(message)
 
-    def _next_batch(self) -> Message | None:
-        if not self._queue:
-            return None
-        first = self._queue.popleft()
-        self.queued -= len(first)
-        if isinstance(first, str):
-            return first
-        parts = [first]
-        size = len(first)
-        while self._queue and isinstance(self._queue[0], bytes):
-            if size + len(self._queue[0]) > MAX_BATCH:
-                break
-            chunk = self._queue.popleft()
-            assert isinstance(chunk, bytes)
-            self.queued -= len(chunk)
-            parts.append(chunk)
-            size += len(chunk)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
+    async def _write_frames(self) -> None:
+        """Write queued frames (shared ones as they are) up to :data:`MAX_BATCH` bytes, then
+        wait until the socket takes more: what ``send()`` does, without serializing each
+        message again for each client."""
+        connection = self.socket
+        written = 0
+        while self._queue and written < MAX_BATCH:
+            message, frame = self._queue.popleft()
+            self.queued -= len(message)
+            if connection.protocol.state is not State.OPEN or connection.transport.is_closing():
+                await connection.send(message)  # raises ConnectionClosed, as send() would
+                return
+            frame = wire_frame(message) if frame is None else frame
+            connection.transport.write(frame)
+            written += len(frame)
+        await connection.drain()
 
 
 class FanoutBudget:

@@ -9,7 +9,9 @@ the session lengthens with the number of clients: the fan-out costs per batch an
 not per byte, so larger batches under load keep the loop's share of the CPU, and of the GIL the
 thread needs after each read, small). The loop takes the batch whenever it
 gets to it; the thread keeps reading meanwhile, up to ``limit`` bytes not yet
-taken (then it pauses, which only happens if the loop is stuck).
+taken (then it pauses; the session sets that to its model's backlog, so a loop busy with many
+clients never lets the model fall further behind than the ring holds). Each time the PTY is
+readable the thread reads until it has nothing more (or 64 KiB), into one buffer.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import threading
 import time
 from collections.abc import Callable
 
-READ_SIZE = 256 * 1024
+READ_SIZE = 64 * 1024
+"""Most bytes read per readiness (a Linux PTY hands out at most 4 KiB per ``read``)."""
 BATCH_INTERVAL = 0.002
 MAX_INTERVAL = 0.016
 """A streaming batch is never held longer than this (about one frame of a 60 Hz display)."""
@@ -97,20 +100,36 @@ class PtyReader:
     def _run(self) -> None:
         poller = select.poll()
         poller.register(self._fd, select.POLLIN)
+        # One buffer for the thread's life: a fresh 64 KiB object per 4 KiB read would cost an
+        # allocation (often an mmap) and a shrink each time, and fragment the heap.
+        buffer = bytearray(READ_SIZE)
+        view = memoryview(buffer)
         while not self._stopping.is_set():
             self._room.wait()
             self._unpaused.wait()
             if not poller.poll(50):
                 continue
-            try:
-                data = os.read(self._fd, READ_SIZE)
-            except BlockingIOError:
-                continue
-            except OSError:  # EIO: every slave fd is closed (Linux)
-                data = b""
-            self._hand_over(data)
-            if not data:
+            size, ended = self._read_into(view)
+            if size:
+                self._hand_over(bytes(view[:size]))
+            if ended:
+                self._hand_over(b"")
                 return
+
+    def _read_into(self, view: memoryview) -> tuple[int, bool]:
+        """Read until the PTY has nothing more right now or ``view`` is full: (size, EOF)."""
+        size = 0
+        while size < len(view):
+            try:
+                count = os.readv(self._fd, [view[size:]])
+            except BlockingIOError:
+                return size, False
+            except OSError:  # EIO: every slave fd is closed (Linux)
+                return size, True
+            if not count:
+                return size, True
+            size += count
+        return size, False
 
     def _hand_over(self, data: bytes) -> None:
         with self._lock:

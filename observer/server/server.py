@@ -39,7 +39,8 @@ from observer.protocol.arbiter import (
 )
 from observer.server.admission import Admission, Refusal, admit
 from observer.server.clients import Client
-from observer.server.terminal_session import ScreenModel, TerminalSession
+from observer.server.model_feed import ScreenModel
+from observer.server.terminal_session import TerminalSession
 from observer.tokens import Authenticator
 
 log = logging.getLogger("observer.server")

@@ -1,14 +1,11 @@
 """One identifier's terminal: a PTY, the server's own terminal model, the ring, the clients.
 
 The PTY is drained by a thread of its own (:mod:`observer.server.pty_reader`) as fast as the
-agent writes; each batch goes to the ring (for ``since=`` resumes), to every client's bounded
-queue, and to the model's backlog. The model is fed from that backlog in slices of about half a
-millisecond, so that clients' sends run between them. If the agent writes faster than the model
-parses, the reader stops reading the PTY while the model's backlog is over ``model_backlog``
-bytes, so the program waits on its writes, as it would in any terminal (tmux, xterm): the model
-never skips a byte, so snapshots and query answers are always those of the true screen. Watchers
-never cause that wait. Snapshots are taken at the model's offset and followed by the ring's bytes
-after it, so a client's stream stays exact.
+agent writes; each batch goes to the ring (for ``since=`` resumes), to every client (the same
+frame for all that keep up, else each one's bounded queue: :mod:`observer.server.clients`), and to
+the model's backlog (:mod:`observer.server.model_feed`), which never skips a byte: the reader waits
+for it, never for a watcher. Snapshots are taken at the model's offset and followed by the ring's
+bytes after it, so a client's stream stays exact.
 """
 
 from __future__ import annotations
@@ -17,13 +14,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
 from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
+from observer.server.model_feed import ModelFeed, ScreenModel
 from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader, batch_interval
 from observer.server.ring import OutputRing
@@ -31,27 +27,9 @@ from observer.server.threads import in_thread
 
 log = logging.getLogger("observer.server")
 
-FEED_PIECE = 4 * 1024
-FEED_SLICE = 0.0005
 MODEL_BACKLOG = 256 * 1024
-FLOOD_PAUSE = 0.02
 INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
-
-
-class ScreenModel(Protocol):
-    """The part of :class:`observer.terminal.TerminalModel` the server uses."""
-
-    @property
-    def cols(self) -> int: ...
-    @property
-    def rows(self) -> int: ...
-    @property
-    def title(self) -> str: ...
-    def feed(self, data: bytes) -> object: ...
-    def resize(self, cols: int, rows: int) -> None: ...
-    def to_ansi(self) -> str: ...
-    def take_replies(self) -> bytes: ...
 
 
 class TerminalSession:
@@ -69,33 +47,29 @@ class TerminalSession:
         self.identifier = identifier
         self.model = model
         self.ring = OutputRing(ring_size)
-        self.model_backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
         self.arbiter = ControlArbiter()
         self.clients: list[Client] = []
         self.exit_status: int | None = None
         self.exited = False
-        self.model_offset = 0
-        """Stream offset up to which the model has seen the output."""
-        self._pending: deque[bytes] = deque()
-        self._pending_bytes = 0
-        self._last_skip = -1.0
         self._input = bytearray()
         self._writing = False
-        self._model_version = 0
-        self._snapshot_cache: tuple[int, str] | None = None
         self.fanout = FanoutBudget()
-        self._tail_cache: tuple[tuple[int, int], list[bytes]] | None = None
+        self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
+        self._snapshot_frame: tuple[str, bytes] | None = None
         self.fanout_cpu = 0.0
         """CPU seconds spent writing output to clients (the shared path; see ``clients.py``)."""
-        self.model_cpu = 0.0
-        """CPU seconds the server's own model spent parsing."""
-        self._fed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
         self._reading = True
-        self._reader = PtyReader(self.pty.fd, self._loop, self._output, self._stop_reading)
+        backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
+        # The thread reads ahead of the loop by at most the model's backlog: a busy loop then
+        # leaves the model at most two backlogs behind the PTY, within the ring at its default.
+        self._reader = PtyReader(
+            self.pty.fd, self._loop, self._output, self._stop_reading, limit=backlog
+        )
+        self.feed = ModelFeed(model, backlog, self._reader, self.write_input)
         self._tasks = [
-            self._loop.create_task(self._feed_model()),
+            self._loop.create_task(self.feed.run()),
             self._loop.create_task(self._wait_for_exit()),
         ]
 
@@ -123,41 +97,17 @@ class TerminalSession:
             if self.fanout.spend(spent):
                 for client in self.clients:
                     client.shed_backlog()
-        for start in range(0, len(data), FEED_PIECE):
-            piece = data[start : start + FEED_PIECE]
-            self._pending.append(piece)
-            self._pending_bytes += len(piece)
-        if self._pending_bytes > self.model_backlog:
-            # The agent writes faster than the model parses: wait for the model rather than
-            # skip output, which would leave snapshots showing a screen that never was.
-            self._last_skip = time.monotonic()
-            self._reader.pause()
-        self._fed.set()
+        self.feed.add(data)
 
-    def _feed_piece(self, piece: bytes) -> None:
-        self._pending_bytes -= len(piece)
-        self.model.feed(piece)
-        self.model_offset += len(piece)
-        self._model_version += 1
-        # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
-        replies = self.model.take_replies()
-        if replies:
-            self.write_input(replies)
+    @property
+    def model_offset(self) -> int:
+        """Stream offset up to which the model has seen the output."""
+        return self.feed.offset
 
-    async def _feed_model(self) -> None:
-        while True:
-            await self._fed.wait()
-            began = time.thread_time()
-            deadline = time.monotonic() + FEED_SLICE
-            while self._pending and time.monotonic() < deadline:
-                self._feed_piece(self._pending.popleft())
-            self.model_cpu += time.thread_time() - began
-            if self._pending_bytes <= self.model_backlog // 2:
-                self._reader.resume()
-            if self._pending:
-                await asyncio.sleep(0)
-            else:
-                self._fed.clear()
+    @property
+    def model_backlog(self) -> int:
+        """Bytes of output the model may lag behind before the PTY reader waits for it."""
+        return self.feed.limit
 
     async def _wait_for_exit(self) -> None:
         status = await in_thread(self.pty.process.wait)
@@ -185,20 +135,6 @@ class TerminalSession:
         """Tell every client who holds control, each from its own point of view."""
         for client in self.clients:
             client.push(frames.encode(frames.Control(client.connection.holder)))
-
-    def snapshot(self) -> frames.Snapshot:
-        """The model's screen as a repaint, at the model's offset."""
-        model = self.model
-        return frames.Snapshot(self.model_offset, model.cols, model.rows, model.to_ansi())
-
-    def _snapshot_message(self) -> str:
-        # Clients that overflow together (a flood, many watchers) share one repaint: the model
-        # changes only when fed or resized, which bumps the version.
-        if self._snapshot_cache is None or self._snapshot_cache[0] != self._model_version:
-            message = frames.encode(self.snapshot())
-            assert isinstance(message, str)
-            self._snapshot_cache = (self._model_version, message)
-        return self._snapshot_cache[1]
 
     def join(self, client: Client, since: int | None, granted: bool) -> None:
         """Queue ``hello`` and the start of the stream for a new client, then add it."""
@@ -238,18 +174,27 @@ class TerminalSession:
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
-        client.push_unbounded(self._snapshot_message())
+        # The model parses its backlog first (at most MODEL_BACKLOG; work it has to do anyway,
+        # only sooner): the snapshot is then at the end of the stream, with no bytes to follow
+        # it. Otherwise every client resyncing during a flood would also be sent up to the
+        # whole backlog after its snapshot, and a ring smaller than the backlog might no longer
+        # hold it.
+        self.feed.catch_up()
+        message = self.feed.snapshot_message()
+        if self._snapshot_frame is None or self._snapshot_frame[0] is not message:
+            self._snapshot_frame = (message, wire_frame(message))
+        client.push_unbounded(message, self._snapshot_frame[1])
         self._queue_bytes(client, self.model_offset)
 
     def resync_after_overflow(self, client: Client) -> bool:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
         During a flood (the reader waits for the model) or after the fan-out went over its budget, a client
-        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to ``model_backlog`` bytes it would
+        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to :attr:`model_backlog` bytes it would
         again fall behind on. Returns False when it must wait.
         """
         now = time.monotonic()
-        if (self.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
+        if (self.feed.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
             return False
         client.last_resync = now
         client.shed = False
@@ -260,20 +205,15 @@ class TerminalSession:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
         return True
 
-    @property
-    def flooding(self) -> bool:
-        """Whether the agent writes faster than the model parses (the reader waited very recently)."""
-        return time.monotonic() - self._last_skip < FLOOD_PAUSE
-
     def _queue_bytes(self, client: Client, offset: int) -> None:
         # Clients shed together resync together: they share the pieces of one tail.
         key = (offset, self.ring.end)
         if self._tail_cache is None or self._tail_cache[0] != key:
             tail = self.ring.since(offset)
             pieces = [tail[start : start + MAX_BATCH] for start in range(0, len(tail), MAX_BATCH)]
-            self._tail_cache = (key, pieces)
-        for piece in self._tail_cache[1]:
-            client.push_unbounded(piece)
+            self._tail_cache = (key, [(piece, wire_frame(piece)) for piece in pieces])
+        for piece, frame in self._tail_cache[1]:
+            client.push_unbounded(piece, frame)
 
     # --- control ------------------------------------------------------------------------------
 
@@ -303,16 +243,8 @@ class TerminalSession:
             self._loop.remove_writer(self.pty.fd)
 
     def resize(self, cols: int, rows: int) -> None:
-        """Resize the PTY and the model, and tell every client.
-
-        The model parses its backlog first, so that the resize lands at the current stream offset
-        and every snapshot stays consistent with it.
-        """
-        while self._pending:
-            self._feed_piece(self._pending.popleft())
-        self._reader.resume()
-        self.model.resize(cols, rows)
-        self._model_version += 1
+        """Resize the model (at the current stream offset) and the PTY, and tell every client."""
+        self.feed.resize(cols, rows)
         self.pty.resize(self.model.cols, self.model.rows)
         self.broadcast(frames.Resize(self.model.cols, self.model.rows))
 
@@ -332,8 +264,8 @@ class TerminalSession:
             "fan-out %.3f s CPU, over budget %d times",
             self.identifier,
             self.ring.end,
-            self.model_offset,
-            self.model_cpu,
+            self.feed.offset,
+            self.feed.cpu,
             self.fanout_cpu,
             self.fanout.exceeded,
         )

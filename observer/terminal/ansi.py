@@ -86,12 +86,19 @@ def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int)
     out.append(f"\x1b[{row};{col + 1}H" + sgr(cell) + (cell.data or " "))
 
 
-def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int) -> None:
-    """Put the cursor, pen and character sets where ``saved`` has them."""
+def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int, save: str) -> None:
+    """Put the cursor, pen, character sets and origin mode where ``saved`` has them, then
+    save them with ``save`` (DECSC or DECSET 1049). No margins are set yet, so the cursor
+    is placed the same with origin mode on; origin mode is then turned off again."""
+    if saved.origin:
+        out.append("\x1b[?6h")
     y = min(saved.cursor.y, len(grid) - 1)
     _goto(out, grid, columns, saved.cursor.x, y, row=y + 1)
     out.append(sgr(saved.cursor.attrs))
     out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
+    out.append(save)
+    if saved.origin:
+        out.append("\x1b[?6l")
 
 
 _NEUTRAL = "\x1b(B\x1b)B\x0f\x1b[0m"
@@ -111,20 +118,20 @@ def to_ansi(screen: VTScreen) -> str:
     if screen.alternate:
         entered = screen._saved.get("1049")
         if entered is not None:
-            _savepoint(out, entered, main, columns)
-            out.append("\x1b[?1049h" + _NEUTRAL)
+            _savepoint(out, entered, main, columns, "\x1b[?1049h")
+            out.append(_NEUTRAL)
         else:
             out.append("\x1b[?47h")
         _paint(out, screen.grid, columns)
     elif "1049" in screen._saved:
         # A cursor saved by 1049 outlives the alternate screen (a later 1049 l restores it):
         # save it the same way, leaving without restoring.
-        _savepoint(out, screen._saved["1049"], main, columns)
-        out.append("\x1b[?1049h\x1b[?47l" + _NEUTRAL)
+        _savepoint(out, screen._saved["1049"], main, columns, "\x1b[?1049h")
+        out.append("\x1b[?47l" + _NEUTRAL)
     saved = screen._saved.get("decsc")
     if saved is not None:
-        _savepoint(out, saved, screen.grid, columns)
-        out.append("\x1b7" + _NEUTRAL)
+        _savepoint(out, saved, screen.grid, columns, "\x1b7")
+        out.append(_NEUTRAL)
     if screen.tabstops != set(range(8, columns, 8)):
         out.append("\x1b[3g" + "".join(f"\x1b[1;{s + 1}H\x1bH" for s in sorted(screen.tabstops)))
     if screen.margins is not None:

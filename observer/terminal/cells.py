@@ -112,6 +112,10 @@ def fit(row: Line, columns: int) -> Line:
     return row
 
 
+#: Cells kept per pen (bounds memory).
+_MAX_CELLS = 4096
+
+
 class CellCache(dict[str, Cell]):
     """Cells of one pen, by text: drawing reuses one immutable ``Cell`` per (text, pen).
 
@@ -119,17 +123,16 @@ class CellCache(dict[str, Cell]):
     cheaper and gives identical screens.
     """
 
-    __slots__ = ("attrs", "rest", "runs")
+    __slots__ = ("attrs", "rest")
 
     def __init__(self, attrs: Cell) -> None:
         super().__init__()
         self.attrs = attrs
         self.rest = tuple(attrs)[1:]  # everything but the text
-        self.runs: dict[str, tuple[Cell, ...]] = {}  # whole short runs of text
 
     def __missing__(self, data: str) -> Cell:
         cell: Cell = tuple.__new__(Cell, (data, *self.rest))
-        if len(self) < 4096:
+        if len(self) < _MAX_CELLS:
             self[data] = cell
         return cell
 

@@ -91,8 +91,17 @@ PLAIN: dict[str, Handler] = {
 
 #: ``CSI ? ...``: DEC private modes, selective erase, DECXCPR.
 PRIVATE: dict[str, Handler] = {
-    "h": lambda s, a: partial(s.set_mode, *a, private=True),
-    "l": lambda s, a: partial(s.reset_mode, *a, private=True),
+    # One mode (the usual case, e.g. 2026 around every frame) skips set_mode's loop.
+    "h": lambda s, a: (
+        partial(s.private_mode, a[0], True)
+        if len(a) == 1
+        else partial(s.set_mode, *a, private=True)
+    ),
+    "l": lambda s, a: (
+        partial(s.private_mode, a[0], False)
+        if len(a) == 1
+        else partial(s.reset_mode, *a, private=True)
+    ),
     "J": lambda s, a: partial(s.erase_in_display, _a(a)),
     "K": lambda s, a: partial(s.erase_in_line, _a(a)),
     "n": lambda s, a: partial(s.report_device_status, _a(a), private=True),

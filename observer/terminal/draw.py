@@ -40,13 +40,68 @@ class DrawMixin(EditMixin):
 
     grid: Grid
     last_char: str
-    wide_seen: bool  # once a wide character was drawn, seams must be mended
     _caches: dict[int, CellCache]
     _pens: dict[Cell, Cell]
     _pen: Cell | None
     _pen_cells: CellCache
-    _pen_runs: dict[str, tuple[Cell, ...]]
     _narrow: set[str]
+    #: Whether text can be drawn as cached runs of cells: G0 is ASCII and selected, insert
+    #: mode is off and no wide character was drawn. The stream's hot loop reads this one
+    #: flag; the setters below (and :meth:`set_mode`/:meth:`reset_mode`, the only places
+    #: insert mode changes in place) keep it current.
+    plain_draw: bool = False
+    _g0: str = cs.LAT1_MAP
+    _g1: str = cs.VT100_MAP
+    _shift: int = 0
+    _wide: bool = False
+
+    def refresh_plain_draw(self) -> None:
+        """Recompute :attr:`plain_draw` after the state it depends on changed."""
+        self.plain_draw = (
+            self._g0 is cs.LAT1_MAP
+            and not self._shift
+            and not self._wide
+            and mo.IRM not in getattr(self, "mode", ())
+        )
+
+    @property
+    def g0_charset(self) -> str:
+        """The character set designated as G0 (pyte's attribute)."""
+        return self._g0
+
+    @g0_charset.setter
+    def g0_charset(self, value: str) -> None:
+        self._g0 = value
+        self.refresh_plain_draw()
+
+    @property
+    def g1_charset(self) -> str:
+        """The character set designated as G1 (pyte's attribute)."""
+        return self._g1
+
+    @g1_charset.setter
+    def g1_charset(self, value: str) -> None:
+        self._g1 = value
+
+    @property
+    def charset(self) -> int:
+        """0 when G0 is invoked (SI), 1 when G1 is (SO) (pyte's attribute)."""
+        return self._shift
+
+    @charset.setter
+    def charset(self, value: int) -> None:
+        self._shift = value
+        self.refresh_plain_draw()
+
+    @property
+    def wide_seen(self) -> bool:
+        """Whether a wide character was drawn: seams must then be mended."""
+        return self._wide
+
+    @wide_seen.setter
+    def wide_seen(self, value: bool) -> None:
+        self._wide = value
+        self.refresh_plain_draw()
 
     def intern_pen(self, pen: Cell) -> Cell:
         """One object per distinct pen, so pens can be compared and looked up by identity."""
@@ -68,23 +123,14 @@ class DrawMixin(EditMixin):
             if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
             cache = self._caches[id(attrs)] = CellCache(attrs)
-        self._pen, self._pen_cells, self._pen_runs = attrs, cache, cache.runs
+        self._pen, self._pen_cells = attrs, cache
         return cache
 
     def run(self, data: str) -> tuple[Cell, ...]:
-        """The cells of a run of narrow text in the current pen; short runs are cached."""
-        attrs = self.cursor.attrs
-        if attrs is not self._pen:
+        """The cells of a run of narrow text in the current pen."""
+        if self.cursor.attrs is not self._pen:
             self._cells()
-        runs = self._pen_runs
-        cells = runs.get(data)
-        if cells is None:
-            cells = tuple(map(self._pen_cells.__getitem__, data))
-            if len(data) <= 128:
-                if len(runs) >= 64:
-                    runs.clear()
-                runs[data] = cells
-        return cells
+        return tuple(map(self._pen_cells.__getitem__, data))
 
     def all_narrow(self, data: str) -> bool:
         """Whether every character of ``data`` takes exactly one column."""

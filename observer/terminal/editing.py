@@ -26,6 +26,7 @@ class EditMixin(pyte.Screen):
     alternate: bool
     wide_seen: bool
     dirty_all: bool  # every visible row changed (cheaper than listing them)
+    _wide: bool  # a wide character was drawn (see DrawMixin.wide_seen)
     _blanks: dict[str, Cell]
     history: deque[Line]
 
@@ -184,11 +185,13 @@ class EditMixin(pyte.Screen):
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them)."""
-        x = self.cursor.x  # a pending wrap erases nothing to its right, as in tmux
-        if how == 0 and not self.wide_seen:  # the usual case, kept short
+        cursor = self.cursor
+        x = cursor.x  # a pending wrap erases nothing to its right, as in tmux
+        if how == 0 and not self._wide:  # the usual case, kept short
             if x < self.columns:
-                self.grid[self.cursor.y][x:] = [self._blank()] * (self.columns - x)
-            self.dirty.add(self.cursor.y)
+                blank = BLANK if cursor.attrs.bg == "default" else self._blank()
+                self.grid[cursor.y][x:] = [blank] * (self.columns - x)
+            self.dirty.add(cursor.y)
             return
         if how == 0:
             start, stop = x, self.columns
@@ -239,6 +242,12 @@ class EditMixin(pyte.Screen):
     def cursor_position(self, line: int | None = None, column: int | None = None) -> None:
         """CUP: 1-based; relative to the region and confined to it under DECOM."""
         y = (line or 1) - 1
+        x = (column or 1) - 1
+        if self.margins is None and y >= 0 and x >= 0:  # the usual case, kept short
+            cursor = self.cursor
+            cursor.y = y if y < self.lines else self.lines - 1
+            cursor.x = x if x < self.columns else self.columns - 1
+            return
         top, bottom = 0, self.lines - 1
         if mo.DECOM in self.mode and self.margins is not None:
             top, bottom = self.margins

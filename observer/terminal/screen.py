@@ -4,7 +4,7 @@ needs, query replies, and geometry changes that behave like tmux."""
 from __future__ import annotations
 
 import copy
-from collections import deque
+from collections import defaultdict, deque
 from typing import Any
 
 from pyte import charsets as cs
@@ -70,9 +70,13 @@ class VTScreen(ReportsMixin):
         self._pens: dict[Cell, Cell] = {}  # interned pens
         self._pen: Cell | None = None
         self._pen_cells = CellCache(BLANK)
-        self._pen_runs = self._pen_cells.runs
         self._narrow: set[str] = set(ASCII_PRINTABLE)
         super().__init__(columns, lines)
+        # pyte's cell store is unused (the grid replaces it), and its default factory, a
+        # closure over the screen, made every model a reference cycle that only the
+        # cyclic garbage collector could free.
+        self.buffer = defaultdict(dict)  # type: ignore[arg-type]
+        self.refresh_plain_draw()  # pyte's __init__ replaces the mode set after reset()
 
     def reset(self) -> None:
         """RIS: back to the power-on state (the scrollback is kept)."""
@@ -88,6 +92,7 @@ class VTScreen(ReportsMixin):
         self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
+        self.refresh_plain_draw()
 
     @property
     def display(self) -> list[str]:
@@ -165,19 +170,22 @@ class VTScreen(ReportsMixin):
         """SM / DECSET."""
         for mode in modes:
             if kwargs.get("private"):
-                self._private_mode(mode, True)
+                self.private_mode(mode, True)
             elif mode in (mo.IRM, mo.LNM):
                 self.mode.add(mode)
+                self.refresh_plain_draw()
 
     def reset_mode(self, *modes: int, **kwargs: Any) -> None:
         """RM / DECRST."""
         for mode in modes:
             if kwargs.get("private"):
-                self._private_mode(mode, False)
+                self.private_mode(mode, False)
             elif mode in (mo.IRM, mo.LNM):
                 self.mode.discard(mode)
+                self.refresh_plain_draw()
 
-    def _private_mode(self, mode: int, on: bool) -> None:
+    def private_mode(self, mode: int, on: bool) -> None:
+        """DECSET / DECRST of one private mode."""
         if mode in _FLAGS:
             (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
             if mode == 25:

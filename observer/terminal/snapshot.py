@@ -119,4 +119,5 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     stream.pending, stream.string, stream.string_kept = pending, string, list(kept)
     stream.string_length, stream.ignoring_csi = length, ignoring
     stream.decoder.setstate(decoder)
+    screen.refresh_plain_draw()
     screen.dirty.update(range(screen.lines))

@@ -1,10 +1,11 @@
 """The byte stream: a tokenizing parser that never raises, never hangs and never swallows.
 
 pyte's parser is a generator fed one character at a time, raises on malformed input and
-reads an OSC until its terminator, however far away. This one matches whole printable
-runs and whole control sequences with one regular expression, dispatches them by table,
-keeps every partial sequence bounded, and carries state across ``feed`` calls (UTF-8 is
-decoded incrementally). The states follow Paul Williams' DEC ANSI parser
+reads an OSC until its terminator, however far away. This one splits the input into whole
+tokens with one regular expression (a printable run with the simple sequences and line
+ends before it; a control sequence; a control), looks each token up in caches of what it
+did before, keeps every partial sequence bounded, and carries state across ``feed`` calls
+(UTF-8 is decoded incrementally). The states follow Paul Williams' DEC ANSI parser
 (https://vt100.net/emu/dec_ansi_parser) as xterm and tmux implement it.
 """
 
@@ -13,50 +14,46 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Callable
+from functools import partial
 
 import pyte
-from pyte import charsets as cs
-from pyte import modes as mo
 
-from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler, noop
+from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
-from observer.terminal.strings import STRINGS, StringReader
+from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
 
-ESC = "\x1b"
+Action = Callable[[], object]
 # Printable text is matched with a plain range (a negated class is several times slower in
 # the regex engine): everything from space except DEL and the C1 controls.
 _TEXT = r"[ -~\xa0-\U0010ffff]"
 # A "simple" CSI: numeric parameters only, any final but REP (``b``), which must follow
-# printed text directly. Runs of them around text are matched as one token and their
-# combined action is cached by their text, so a typical coloured line or redraw costs a few
-# dictionary lookups instead of one parse per sequence.
-_SIMPLE = r"(?:\x1b\[[0-9;]*[@-ac-~])"
+# printed text directly; or a DEC private mode set or reset (synchronized output and cursor
+# visibility open and close every frame of a full-screen program). Runs of them, with CR
+# LFs, are cached whole by their text.
+_RUN = r"(?:\x1b\[[0-9;]*+[@-ac-~]|\r\n)"
+# Possessive quantifiers: nothing given back can start text, so backtracking never helps.
 _TOKEN = re.compile(
-    rf"({_SIMPLE}*)({_TEXT}+)((?:{_SIMPLE}|\r\n)*)"  # 1-3: sequences, text, sequences/CRLFs
-    rf"|((?:{_SIMPLE}|\r\n)+)"  # 4: sequences and line ends alone
-    r"|\x1b\[([0-?]*)([ -/]*)([@-~])"  # 5-7: any other well-formed CSI
-    r"|([\x00-\x1a\x1c-\x1f])"  # 8: a C0 control other than ESC
-    r"|([\s\S])"  # 9: anything else (ESC sequences, strings, DEL, C1): handled one by one
+    rf"{_RUN}*+{_TEXT}++"  # text, with the simple sequences and line ends before it
+    rf"|{_RUN}++"  # simple sequences and line ends alone
+    r"|\x1b\[[0-?]*+[ -/]*+[@-~]"  # any other well-formed CSI
+    r"|\x1b(?:[ -/]++[0-~]|[0-OQ-WYZ\\`a-~])"  # an ESC sequence (not a CSI or a string)
+    r"|[\s\S]"  # one character: a control, ESC, DEL or C1 (ESC is handled one by one)
 )
-_CSI = re.compile(r"\x1b\[([0-?]*)([ -/]*)([@-~])")
-_CSI_PREFIX = re.compile(r"\x1b\[[0-?]*[ -/]*")
-_CSI_BODY = re.compile(r"[0-?]*[ -/]*")
-_ESCAPE = re.compile(r"\x1b([ -/]*)([0-~])")
-_ESCAPE_PARTIAL = re.compile(r"\x1b[ -/]*\Z")
-_CSI_END = re.compile(r"[@-~\x1b\x18\x1a]")
+_TEXT_TOKEN = re.compile(rf"({_RUN}*+)({_TEXT}++)")
+_RUN_TOKEN = re.compile(rf"{_RUN}++")
 
-
-#: Longest token kept in the cache of tokens seen before (64 without escape sequences).
+#: A text token remembered: the action of its sequences, the pen they set (when it does
+#: not depend on the pen before), the pen its text was drawn in, the text's length, its
+#: cells in that pen, its last character, and the pen that its sequences, when they are
+#: SGRs only (or none), turn into the pen it was drawn in (else ``None``).
+_Known = tuple[Action | None, Cell | None, Cell, int, tuple[Cell, ...], str, Cell | None]
+#: Text tokens longer than this are not remembered (64 characters of text at most when
+#: no escape sequence comes with it: plain log lines seldom repeat).
 _KNOWN_MAX = 256
-#: A token seen before: the action before its text, the text's length, the pen it was drawn
-#: in, its cells in that pen, its last character and the action after it.
-_Known = tuple[
-    Callable[[], object] | None, int, Cell, tuple[Cell, ...], str, Callable[[], object] | None
-]
 
 
-class VTStream(ActionCompiler, StringReader, pyte.Stream):
+class VTStream(SequenceReader, pyte.Stream):
     """Parse bytes into calls on a :class:`VTScreen`.
 
     Args:
@@ -73,11 +70,12 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
         self.string_kept: list[str] = []
         self.string_length = 0
         self.ignoring_csi = False  # inside an over-long or malformed CSI
-        self._cache: dict[str, Callable[[], object]] = {}
-        self._chains: dict[str, Callable[[], object]] = {}
-        # Whole text tokens seen before: their actions and, for the pen they were drawn in,
-        # their cells (see _tokens).
-        self._tokens_seen: dict[str, _Known] = {}
+        self._cache: dict[str, Action] = {}
+        self._chains: dict[str, Action] = {}
+        self._prefixes: dict[str, tuple[Action | None, Cell | None, bool]] = {}
+        # Text tokens seen before (see _Known), and the actions of all other tokens.
+        self._known: dict[str, _Known] = {}
+        self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
             "\x08": screen.backspace,
@@ -89,6 +87,13 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
             "\x0e": screen.shift_out,
             "\x0f": screen.shift_in,
         }
+        # Every single character that is not text nor ESC: C0 controls (the others are
+        # ignored), DEL and the C1 controls (ignored in a UTF-8 terminal, as by xterm).
+        self._singles: dict[str, Action] = {
+            chr(c): self._controls.get(chr(c), noop) for c in [*range(0x20), *range(0x7F, 0xA0)]
+        }
+        del self._singles[ESC]
+        self._actions: dict[str, Action] = dict(self._singles)
         self._escapes: dict[str, Callable[[], None]] = {
             "7": screen.save_cursor,
             "8": screen.restore_cursor,
@@ -118,180 +123,148 @@ class VTStream(ActionCompiler, StringReader, pyte.Stream):
             pos = self._tokens(text, pos)
 
     def _tokens(self, text: str, pos: int) -> int:
-        """Dispatch tokens from ``pos``; returns where to go on when a sequence outside the
-        token pattern consumed more than one character (or the end)."""
+        """Dispatch the tokens of ``text`` from ``pos``; returns where to go on when a
+        sequence read by hand (a string, a partial CSI) ended elsewhere than its token."""
         screen = self.screen
-        draw = screen.draw
-        chains = self._chains
-        tokens = self._tokens_seen
-        ascii_set = cs.LAT1_MAP
-        irm = mo.IRM
-        for m in _TOKEN.finditer(text, pos):
+        known_get = self._known.get
+        dirty_add = screen.dirty.add
+        tokens = _TOKEN.findall(text, pos)
+        for i, token in enumerate(tokens):
             try:
-                kind = m.lastindex
-                if kind == 3:
-                    token = m.group()
-                    # Long plain text (a log line) seldom repeats: not worth a lookup; a
-                    # long coloured token (a separator line, a status line) often does.
-                    size = len(token)
-                    remember = size <= 64 or (size <= _KNOWN_MAX and ESC in token)
-                    known = tokens.get(token) if remember else None
-                    if known is not None:
-                        # The hottest path: a token seen before, its cells ready.
-                        first, size, pen, cells, last, then = known
-                        if first is not None:
-                            first()
-                        cursor = screen.cursor
-                        x = cursor.x
-                        end = x + size
-                        if (
-                            cursor.attrs is pen
-                            and end <= screen.columns
-                            and screen.g0_charset is ascii_set
-                            and not (screen.charset or screen.wide_seen)
-                            and irm not in screen.mode
-                        ):
-                            screen.grid[cursor.y][x:end] = cells
-                            cursor.x = end
-                            screen.dirty.add(cursor.y)
-                            if then is None:
-                                screen.last_char = last
-                            else:
-                                then()
-                                screen.last_char = ""
-                            continue
-                        # Another pen or state: draw it the usual way (its first action
-                        # has run) and remember it for this pen.
-                        data, after = m.group(2, 3)
-                    else:
-                        before, data, after = m.group(1, 2, 3)
-                        first = then = None
-                        if before:
-                            first = chains.get(before) or self._chain(before)
-                            first()
+                known = known_get(token)
+                if known is not None:
+                    # The hottest path: a text seen before, its cells ready.
+                    before, pen_set, pen, size, cells, last, pen_in = known
                     cursor = screen.cursor
+                    old = cursor.attrs
+                    if old is pen_in:  # its sequences are SGRs, seen from this very pen
+                        cursor.attrs = pen
+                    else:
+                        if before is not None:
+                            before()
+                            cursor = screen.cursor
+                        if pen_set is not None:
+                            cursor.attrs = pen_set
                     x = cursor.x
-                    end = x + len(data)
-                    if (
-                        end <= screen.columns
-                        and (data.isascii() or screen.all_narrow(data))
-                        and screen.g0_charset is ascii_set
-                        and not (screen.charset or screen.wide_seen)
-                        and irm not in screen.mode
-                    ):
-                        # The hot path, inlined: narrow text that fits in the row.
-                        if cursor.attrs is not screen._pen:
-                            screen._cells()
-                        cells = screen._pen_runs.get(data) or screen.run(data)
+                    end = x + size
+                    if cursor.attrs is pen and end <= screen.columns and screen.plain_draw:
                         screen.grid[cursor.y][x:end] = cells
                         cursor.x = end
-                        screen.dirty.add(cursor.y)
-                        screen.last_char = data[-1]
-                        if after and then is None:
-                            then = chains.get(after) or self._chain(after)
-                        if remember:
-                            if len(tokens) >= MAX_CACHED:
-                                tokens.clear()
-                            pen = cursor.attrs
-                            tokens[token] = (first, len(data), pen, cells, data[-1], then)
-                    else:
-                        draw(data)
-                    if after:
-                        (then or chains.get(after) or self._chain(after))()
-                        screen.last_char = ""  # REP repeats only what was printed just before
+                        dirty_add(cursor.y)
+                        screen.last_char = last
+                    else:  # another pen or state: draw it the usual way
+                        self._text(token[-size:], token, before, pen_set, old if pen_in else None)
                     continue
-                if kind == 7:
-                    key = m.group()
-                    action = self._cache.get(key)
-                    if action is None:
-                        action = self._compile(key, m.group(5), m.group(6), m.group(7))
-                    action()  # REP (only here) still sees the last printed character
-                screen.last_char = ""
-                if kind == 4:
-                    (chains.get(m.group(4)) or self._chain(m.group(4)))()
-                elif kind == 8:
-                    self._controls.get(m.group(8), noop)()
-                elif kind == 9:
-                    start = m.start()
-                    after_it = self._unmatched(text, start)
-                    if after_it != start + 1:
-                        return after_it  # re-tokenize from there
+                action = self._actions.get(token)
+                if action is not None:
+                    action()  # REP (a CSI on its own) still sees the last printed character
+                    screen.last_char = ""
+                    continue
+                if token == ESC:
+                    start = pos + sum(map(len, tokens[:i]))
+                    after = self._unmatched(text, start)
+                    screen.last_char = ""
+                    if after != start + 1:
+                        return after  # a sequence read by hand: tokenize again from there
+                    continue
+                self._new(token)
             except Exception:  # the guard: one bad sequence never stops the stream
                 screen.recover()
         return len(text)
 
-    def _unmatched(self, text: str, pos: int) -> int:
-        """Handle what the token pattern does not: ESC sequences, malformed or partial
-        CSIs, strings, DEL and C1 characters. Returns the position to go on from."""
-        if text[pos] != ESC:
-            return pos + 1  # DEL and C1 controls are ignored (UTF-8 terminals, as xterm)
-        if pos + 1 == len(text):
-            self.pending = ESC
-            return len(text)
-        nxt = text[pos + 1]
-        if nxt == "[":
-            return self._csi_slow(text, pos)
-        if nxt in STRINGS:
-            self.start_string(STRINGS[nxt])
-            return self._string(text, pos + 2)
-        m = _ESCAPE.match(text, pos)
+    def _new(self, token: str) -> None:
+        """A token not seen before (or forgotten): decode, run and remember it."""
+        m = _TEXT_TOKEN.fullmatch(token)
         if m is not None:
-            self._escape(m.group(1), m.group(2))
-            return m.end()
-        if _ESCAPE_PARTIAL.match(text, pos) and len(text) - pos < 16:
-            self.pending = text[pos:]
-            return len(text)
-        return pos + 1  # ESC before a control or a non-ASCII character: dropped
+            before, data = m.groups()
+            action = pen = None
+            pen_in: Cell | None = self.screen.cursor.attrs
+            if before:
+                found = self._prefixes.get(before)
+                if found is None and not self._seen_before(before):
+                    self._run_parts(before)  # seen once: run, compile if it comes again
+                    self._text(data, token, None, None, None, remember=False)
+                    return
+                action, pen, pens_only = found or self.prefix(before)
+                if not pens_only:
+                    pen_in = None  # the token's pen also depends on its other sequences
+                if action is not None:
+                    action()
+                if pen is not None:
+                    self.screen.cursor.attrs = pen
+            self._text(data, token, action, pen, pen_in)
+            return
+        if _RUN_TOKEN.fullmatch(token):
+            if not self._seen_before(token):
+                self._run_parts(token)  # most runs seen once (a random cursor position)
+                self.screen.last_char = ""
+                return
+            action = self._chains.get(token) or self._chain(token)
+        elif (csi := CSI_PATTERN.fullmatch(token)) is not None:
+            action = self._cache.get(token) or self._compile(token, *csi.group(1, 2, 3))
+        elif (esc := ESCAPE_PATTERN.fullmatch(token)) is not None:
+            action = partial(self._escape, esc.group(1), esc.group(2))
+        else:  # not produced by the token pattern; kept total for safety
+            action = noop
+        if len(self._actions) >= MAX_CACHED + len(self._singles):
+            self._actions = dict(self._singles)
+        self._actions[token] = action
+        action()
+        self.screen.last_char = ""
 
-    def _csi_slow(self, text: str, pos: int) -> int:
-        """A CSI the token pattern rejected: partial, too long, or holding a control.
+    def _seen_before(self, token: str) -> bool:
+        """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
+        cached only the second time they are seen: most text after a colour change, or a
+        jump to a random position, is seen once, and caching it would only churn the
+        caches (and the garbage collector)."""
+        once = self._once
+        if token in once:
+            return True
+        if len(token) > MAX_SEQUENCE:
+            return False  # never compiled: seen once, every time (bounds memory)
+        if len(once) >= MAX_CACHED:
+            once.clear()
+        once.add(token)
+        return False
 
-        A C0 control inside a CSI is executed where it stands and the sequence goes on
-        without it; CAN and SUB abort it; ESC starts a new one (VT500 parser).
-        """
-        n = len(text)
-        body = _CSI_PREFIX.match(text, pos)
-        assert body is not None
-        sequence, i = body.group(), body.end()
-        while True:
-            if len(sequence) > MAX_SEQUENCE:
-                self.ignoring_csi = True
-                return self._skip_csi(text, i)
-            if i == n:
-                self.pending = sequence
-                return n
-            char = text[i]
-            if "@" <= char <= "~":
-                m = _CSI.fullmatch(sequence + char)
-                if m is not None:
-                    self._decode(m.group(1), m.group(2), m.group(3))()
-                return i + 1
-            if char in "\x18\x1a":
-                return i + 1
-            if char == ESC:
-                return i
-            if char >= " ":
-                self.ignoring_csi = True  # any other character makes the sequence invalid
-                return self._skip_csi(text, i + 1)
-            self._controls.get(char, noop)()
-            part = _CSI_BODY.match(text, i + 1)
-            assert part is not None
-            sequence, i = sequence + part.group(), part.end()
-
-    def _skip_csi(self, text: str, pos: int) -> int:
-        m = _CSI_END.search(text, pos)
-        if m is None:
-            return len(text)
-        self.ignoring_csi = False
-        return m.end() if m.group() != ESC else m.start()
-
-    def _escape(self, inter: str, final: str) -> None:
+    def _text(
+        self,
+        data: str,
+        token: str,
+        before: Action | None,
+        pen_set: Cell | None,
+        pen_in: Cell | None,
+        *,
+        remember: bool = True,
+    ) -> None:
+        """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and
+        remember the token's cells when they could be drawn as a run."""
         screen = self.screen
-        if not inter:
-            action = self._escapes.get(final)
-            if action is not None:
-                action()
-        elif inter in ("(", ")"):
-            screen.define_charset(final, inter)
-        elif inter == "#" and final == "8":
-            screen.alignment_display()
+        cursor = screen.cursor
+        x = cursor.x
+        end = x + len(data)
+        if not (
+            end <= screen.columns
+            and screen.plain_draw
+            and (data.isascii() or screen.all_narrow(data))
+        ):
+            screen.draw(data)
+            return
+        pen = cursor.attrs
+        cache = screen._pen_cells if pen is screen._pen else screen._cells()
+        cells = tuple(map(cache.__getitem__, data))
+        screen.grid[cursor.y][x:end] = cells
+        cursor.x = end
+        screen.dirty.add(cursor.y)
+        screen.last_char = data[-1]
+        if remember and (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)):
+            once = self._once
+            if token not in once:  # remembered the second time it is seen
+                if len(once) >= MAX_CACHED:
+                    once.clear()
+                once.add(token)
+                return
+            known = self._known
+            if len(known) >= MAX_CACHED:
+                known.clear()
+            known[token] = (before, pen_set, pen, len(data), cells, data[-1], pen_in)

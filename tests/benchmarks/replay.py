@@ -12,7 +12,9 @@ every few minutes; at least ``--mib`` MiB over ``--minutes`` minutes. Then, in o
 - 100 seeks to random moments (random order) with keyframes, vs re-feeding from the start as
   asciinema's players do on a backward seek (fewer samples: each costs seconds);
 - search: every appearance of a text across the whole recording;
-- peak RSS of the process (``ru_maxrss``) and the keyframes' count.
+- peak RSS of the process (``ru_maxrss``) and the keyframes' count. The timeline is loaded as
+  the replay screen loads it: output stays in the file (the timeline keeps each event's span and
+  reads output back when a seek, the index or the search needs it).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import time
 from pathlib import Path
 
 from observer.asciicast import cap_idle
+from observer.castfiles import FileSource, open_cast_spans
 from observer.recording import open_cast
 from observer.replay import KeyframeIndex, Player, Timeline, find, screen_at
 
@@ -179,11 +182,14 @@ def run(path: Path, size: int, args: argparse.Namespace) -> None:
     in_app_tiny = asyncio.run(first_frame_in_app(tiny))
     rss_start = rss_mib()
     started = time.perf_counter()
-    with open_cast(path) as reader:
-        timeline = Timeline(reader.header.cols, reader.header.rows)
+    # As the replay screen loads: output stays in the file, the timeline keeps where it lies.
+    source = FileSource(path)
+    with open_cast_spans(path) as (reader, spans):
+        assert spans is not None
+        timeline = Timeline(reader.header.cols, reader.header.rows, source=source)
         events = cap_idle(reader, None)
         for event in events:
-            timeline.append(event)
+            timeline.append(event, spans.span)
             if len(timeline) >= 2000:
                 break
         index = KeyframeIndex(timeline)
@@ -191,7 +197,7 @@ def run(path: Path, size: int, args: argparse.Namespace) -> None:
         player.seek(0.0)
         first_frame = time.perf_counter() - started
         for event in events:
-            timeline.append(event)
+            timeline.append(event, spans.span)
     timeline.complete = True
     loaded = time.perf_counter() - started
     started = time.perf_counter()

@@ -1,7 +1,10 @@
 """Benchmark of ``observer serve``: does watching slow the agent, and how fast is a late join?
 
 Run: ``python -m tests.benchmarks.server [--megabytes 40]``. The server runs as its own process
-(``observer serve``), the watchers are real WebSocket clients in this process, the agent is
+(``observer serve``), the watchers are real WebSocket connections in a third process (so that
+their reading is not counted as the server's cost, nor competes with it inside one process; each
+reads every byte and follows the stream's offsets, and at the end must have reached the agent's
+last byte through output frames and snapshots), the agent is
 ``head -c N /dev/zero | tr '\\0' x`` on the PTY, timed by itself (it writes its start and end to
 a file). Printed: agent throughput with 0, 10 and 100 reading watchers and with one stalled
 watcher, as ratios to 0 watchers; and the time from connecting to holding a full screen for a
@@ -14,8 +17,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import re
+import selectors
+import socket
 import statistics
 import sys
 import tempfile
@@ -23,7 +29,6 @@ import time
 from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
 from observer.protocol.events import SnapshotReceived
 from observer.protocol.session import NativeClientSession
@@ -35,6 +40,8 @@ AGENT = (
     "s=$(date +%s.%N); head -c {n} /dev/zero | tr '\\0' x; e=$(date +%s.%N); "
     "echo $s $e > {result}; printf '\\033[2J\\033[HDONE'; sleep 600"
 )
+TRAILER = b"\033[2J\033[HDONE"
+"""What the agent prints after its output (the offset the watchers must reach is N + this)."""
 
 
 @contextlib.asynccontextmanager
@@ -53,62 +60,26 @@ async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def
         if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
             port = int(found.group(1))
     stats: dict[str, float] = {}
+    # Read the log as it comes: a server blocked on a full stderr pipe would stall the run.
+    logged = asyncio.create_task(process.stderr.read())
     try:
         yield port, process.pid, stats
     finally:
         process.terminate()
         await process.wait()
         # At exit the server logs what its session cost (CPU seconds of its loop's thread).
-        log = (await process.stderr.read()).decode()
+        log = (await logged).decode()
+        if "Traceback" in log:
+            print(f"observer serve logged an error:\n{log[-3000:]}", file=sys.stderr)
         if found := re.search(r"model parsed \d+ in ([\d.]+) s CPU; fan-out ([\d.]+) s", log):
             stats["model"], stats["fanout"] = float(found.group(1)), float(found.group(2))
 
 
-async def watcher(port: int, stalled: bool = False) -> ClientConnection:
+async def watcher(port: int) -> ClientConnection:
     query = NativeClientSession().query("default")
     return await connect(
-        f"ws://127.0.0.1:{port}{query}",
-        subprotocols=["observer.v1"],
-        max_size=None,
-        max_queue=1 if stalled else 16,
-        close_timeout=0.5,
+        f"ws://127.0.0.1:{port}{query}", subprotocols=["observer.v1"], max_size=None
     )
-
-
-async def drain(ws: ClientConnection) -> None:
-    with contextlib.suppress(ConnectionClosed):
-        async for _ in ws:
-            pass
-
-
-async def raw_reader(port: int, received: list[int]) -> asyncio.Task[None]:
-    """A watcher that upgrades like any client, then reads and discards bytes in bulk.
-
-    It costs this process far less than a full client, so that on a small machine the benchmark
-    measures the server's fan-out rather than the clients' parsing. Appends a counter of the
-    bytes it reads to ``received`` (frames and all: output the server dropped for a snapshot
-    shows as a count below the agent's).
-    """
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    query = NativeClientSession().query("default")
-    writer.write(
-        f"GET {query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: observer.v1\r\n\r\n".encode()
-    )
-    status = await reader.readline()
-    assert b" 101 " in status, status
-
-    slot = len(received)
-    received.append(0)
-
-    async def read_all() -> None:
-        with contextlib.suppress(ConnectionError):
-            while data := await reader.read(1 << 20):
-                received[slot] += len(data)
-        writer.close()
-
-    return asyncio.create_task(read_all())
 
 
 def cpu_seconds(pid: int) -> float:
@@ -118,42 +89,47 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def agent_throughput(
-    megabytes: int, watchers: int, stalled: bool, full_clients: bool = False, root: Path = ROOT
-) -> tuple[float, float, float, float, float]:
-    """MB/s the agent achieved writing ``megabytes`` MB while watched, the server's CPU
-    seconds per MB meanwhile (less noisy on a shared machine than the agent's rate), the
-    median share of the output the reading watchers received as bytes rather than snapshots,
-    the CPU seconds per MB the server spent writing output to clients (NaN if the server
-    does not say), and this process's CPU seconds per MB (the watchers reading: on a small
-    machine they compete with the agent for the same cores)."""
+    megabytes: int, watchers: int, stalled: bool, root: Path = ROOT
+) -> tuple[float, float, float, float, float, float]:
+    """Figures of one run: the agent's MB/s while watched; the server's CPU seconds per MB
+    (less noisy on a shared machine than the agent's rate); the median share of the output the
+    reading watchers received as output frames rather than snapshots; the CPU seconds per MB
+    the server spent writing output to clients (NaN if it does not say); the watchers' process's
+    CPU seconds per MB; the share of reading watchers whose stream reached the end exactly."""
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
-        command = AGENT.format(go=go, result=result, n=megabytes * 1_000_000)
+        total = megabytes * 1_000_000
+        command = AGENT.format(go=go, result=result, n=total)
         async with serve(command, root) as (port, pid, stats):
-            clients: list[ClientConnection] = []
-            received: list[int] = []
-            if full_clients:
-                clients = [await watcher(port) for _ in range(watchers)]
-                readers = [asyncio.create_task(drain(ws)) for ws in clients]
-            else:
-                readers = [await raw_reader(port, received) for _ in range(watchers)]
-            if stalled:
-                clients.append(await watcher(port, stalled=True))
-            cpu_before, own_before = cpu_seconds(pid), time.process_time()
+            audience = None
+            if watchers or stalled:
+                audience = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "tests.benchmarks.server", "--watchers-process",
+                    str(port), str(watchers), *(["--stalled"] if stalled else []),
+                    cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                )  # fmt: skip
+                assert audience.stdin is not None and audience.stdout is not None
+                if await audience.stdout.readline() != b"ready\n":
+                    raise SystemExit("the watchers did not connect")
+            before = cpu_seconds(pid), cpu_seconds(audience.pid) if audience else 0.0
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
             start, end = map(float, result.read_text().split())
-            cpu = (cpu_seconds(pid) - cpu_before) / megabytes
-            own = (time.process_time() - own_before) / megabytes
-            await asyncio.sleep(0.2)  # what was already sent arrives
-            delivered = statistics.median(received) / (megabytes * 1e6) if received else 1.0
-            for ws in clients:
-                ws.transport.abort()
-            for task in readers:
-                task.cancel()
+            cpu = (cpu_seconds(pid) - before[0]) / megabytes
+            own = (cpu_seconds(audience.pid) - before[1]) / megabytes if audience else 0.0
+            streams: list[list[int]] = []
+            if audience:
+                assert audience.stdin is not None and audience.stdout is not None
+                audience.stdin.write(f"{total + len(TRAILER)}\n".encode())
+                streams = json.loads(await audience.stdout.readline())
+                await audience.wait()
+        delivered = statistics.median(b for _, b, _ in streams) / total if streams else 1.0
+        reached = (
+            sum(o == total + len(TRAILER) for o, _, _ in streams) / len(streams) if streams else 1.0
+        )
         fanout = stats.get("fanout", float("nan")) / megabytes
-        return megabytes / (end - start), cpu, delivered, fanout, own
+        return megabytes / (end - start), cpu, min(delivered, 1.0), fanout, own, reached
 
 
 async def late_join(megabytes: int) -> tuple[float, float]:
@@ -198,7 +174,8 @@ async def main(
 ) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
-        "real WebSocket connections reading everything (the stalled one never reads)"
+        "real WebSocket connections in a process of their own reading everything (the stalled "
+        "one never reads)"
     )
     rows = SCENARIOS[:1] + [row for row in SCENARIOS[1:] if not only or row[0] in only]
     roots = [("this checkout", ROOT)] + ([("--against", against)] if against else [])
@@ -213,13 +190,15 @@ async def main(
     shares: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     fanouts: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     watching: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
+    complete: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     for number in range(rounds):
         order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
         for name, count, stalled in order:
             for label, root in roots if number % 2 == 0 else roots[::-1]:
-                rate, cost, share, fanout, own = await agent_throughput(
+                rate, cost, share, fanout, own, reached = await agent_throughput(
                     megabytes, count, stalled, root=root
                 )
+                complete[label, name].append(reached)
                 fanouts[label, name].append(fanout * 1000)
                 watching[label, name].append(own * 1000)
                 rates[label, name].append(rate)
@@ -234,13 +213,15 @@ async def main(
         print(
             f"{'scenario':<26}{'agent MB/s':>11}{'ratio':>7}{'ratio min-max':>15}"
             f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}{'watchers ms/MB':>16}"
+            f"{'complete':>10}"
         )
         for name, _, _ in rows:
             key = label, name
             # "as bytes": the median watcher's share of the output that reached it as output
             # frames (the rest it got as snapshots, having fallen behind or been shed);
             # "fan-out": CPU time of the server's loop writing output to clients (its log);
-            # "watchers": CPU time of this process, where the watchers read.
+            # "watchers": CPU time of the watchers' process; "complete": the least share, over
+            # rounds, of reading watchers whose stream (bytes and snapshots) reached the end.
             print(
                 f"{name:<26}{statistics.median(rates[key]):>11.1f}"
                 f"{statistics.median(ratios[key]):>7.2f}{spread(ratios[key]):>15}"
@@ -248,6 +229,7 @@ async def main(
                 f"{statistics.median(shares[key]):>10.0%}"
                 f"{statistics.median(fanouts[key]):>15.2f}"
                 f"{statistics.median(watching[key]):>16.1f}"
+                f"{min(complete[key]):>10.0%}"
             )
     if not extras:
         return
@@ -318,6 +300,142 @@ def replay_seconds(megabytes: int) -> float:
     return (time.perf_counter() - began) * megabytes * 1_000_000 / sample
 
 
+# -- the watchers' process ---------------------------------------------------------------------
+# The watchers run in a process of their own, so that what the server costs is not mixed with
+# what reading costs: each is a real WebSocket connection (RFC 6455 upgrade, frames parsed as
+# they arrive) that reads every byte with recv_into into one buffer, keeps only the headers and
+# the (small) text frames, and follows the stream offset (hello, snapshot, binary lengths).
+
+
+class StreamFollower:
+    """Follows one connection's ``observer.v1`` stream without keeping its output.
+
+    RFC 6455 section 5.2 framing; a server never masks. Text frames (hello, snapshot, presence,
+    ...) are decoded, binary frames only counted.
+    """
+
+    def __init__(self) -> None:
+        self.header = bytearray()
+        self.remaining = 0
+        self.opcode = 0
+        self.text = bytearray()
+        self.offset = -1
+        self.binary = 0
+        self.snapshots = 0
+        self.pings: list[bytes] = []
+
+    def feed(self, view: memoryview) -> None:
+        position, size = 0, len(view)
+        while position < size:
+            if self.remaining:
+                take = min(self.remaining, size - position)
+                if self.opcode != 2:
+                    self.text += view[position : position + take]
+                else:
+                    self.binary += take
+                    self.offset += take
+                position += take
+                self.remaining -= take
+                if not self.remaining:
+                    self._end_frame()
+                continue
+            self.header.append(view[position])
+            position += 1
+            self._start_frame()
+
+    def _start_frame(self) -> None:
+        head = self.header
+        if len(head) < 2:
+            return
+        short = head[1] & 0x7F
+        need = 2 + {126: 2, 127: 8}.get(short, 0)
+        if len(head) < need:
+            return
+        length = short if need == 2 else int.from_bytes(head[2:need], "big")
+        self.opcode = head[0] & 0x0F
+        self.header = bytearray()
+        self.remaining = length
+        if not length:
+            self._end_frame()
+
+    def _end_frame(self) -> None:
+        if self.opcode == 1:
+            message = json.loads(self.text)
+            if message["type"] in ("hello", "snapshot"):
+                self.offset = message["offset"]
+                self.snapshots += message["type"] == "snapshot"
+        elif self.opcode == 9:
+            self.pings.append(bytes(self.text))
+        self.text = bytearray()
+
+
+def upgrade(port: int) -> socket.socket:
+    """A WebSocket connection to the benchmark's server, after its ``101``."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    query = NativeClientSession().query("default")
+    sock.sendall(
+        f"GET {query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: observer.v1\r\n\r\n".encode()
+    )
+    response = b""
+    while b"\r\n\r\n" not in response:
+        response += sock.recv(1)  # byte by byte: nothing of the first frame is read here
+    assert b" 101 " in response.split(b"\r\n", 1)[0], response
+    sock.setblocking(False)
+    return sock
+
+
+def watchers_process(port: int, count: int, stalled: bool) -> None:
+    """Connect ``count`` reading watchers (and one that never reads), read until told.
+
+    Protocol on stdin/stdout: prints ``ready``; reads a line with the final offset to reach;
+    reads until every reading watcher's stream is there (or 20 s pass), then prints one JSON
+    line: per watcher, its offset, binary bytes and snapshots.
+    """
+    followers: dict[socket.socket, StreamFollower] = {}
+    selector = selectors.DefaultSelector()
+    for _ in range(count):
+        sock = upgrade(port)
+        followers[sock] = StreamFollower()
+        selector.register(sock, selectors.EVENT_READ)
+    idle = upgrade(port) if stalled else None  # connected, never read
+    selector.register(sys.stdin, selectors.EVENT_READ)
+    print("ready", flush=True)
+    buffer = bytearray(1 << 20)
+    view = memoryview(buffer)
+    target, deadline = None, 0.0
+    while True:
+        for key, _ in selector.select(0.05):
+            sock = key.fileobj
+            if sock is sys.stdin:
+                target, deadline = int(sys.stdin.readline()), time.monotonic() + 20
+                selector.unregister(sys.stdin)
+                continue
+            assert isinstance(sock, socket.socket)
+            follower = followers[sock]
+            try:
+                received = sock.recv_into(buffer)
+            except BlockingIOError:
+                continue
+            except OSError:
+                received = 0
+            if not received:
+                selector.unregister(sock)
+                continue
+            follower.feed(view[:received])
+            for ping in follower.pings:  # RFC 6455 5.5.3: answer with a masked pong
+                sock.sendall(bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping)
+            follower.pings.clear()
+        if target is not None and (
+            all(f.offset >= target for f in followers.values()) or time.monotonic() > deadline
+        ):
+            break
+    print(json.dumps([[f.offset, f.binary, f.snapshots] for f in followers.values()]), flush=True)
+    for sock in [*followers, *([idle] if idle else [])]:
+        sock.close()
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--megabytes", type=int, default=40)
@@ -337,7 +455,12 @@ if __name__ == "__main__":
         type=Path,
         help="another checkout whose server runs in the same rounds (e.g. the code before a change)",
     )
+    parser.add_argument("--watchers-process", nargs=2, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--stalled", action="store_true", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    if arguments.watchers_process:
+        watchers_process(*arguments.watchers_process, arguments.stalled)
+        sys.exit(0)
     asyncio.run(
         main(
             arguments.megabytes,

@@ -5,6 +5,7 @@ Run from the repository root::
 
     python -m tests.benchmarks.soak                               # 3 minutes, 0.1 GB
     python -m tests.benchmarks.soak --minutes 30 --gigabytes 1    # the full soak
+    python -m tests.benchmarks.soak --minutes 8 --tracemalloc     # what grows in the server
 
 Three processes, as in real use:
 
@@ -18,13 +19,17 @@ Every 5 s it samples RSS and open file descriptors of each process (``/proc``) a
 server and the client, their live asyncio tasks. At the end it prints the samples and PASS/FAIL
 per process and metric: flat means the last quarter's median is within 10% + 16 MiB of the
 second quarter's for RSS, and within 3 of it for descriptors and tasks (the first quarter is
-warm-up). Exit status 1 if any metric FAILs.
+warm-up). Exit status 1 if any metric FAILs. Each minute the server also notes its RSS against
+what C malloc and Python hold (``--tracemalloc`` adds the allocation sites that grew), printed
+at the end: a leak shows as allocations growing, allocator noise as RSS growing alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import ctypes
+import gc
 import os
 import random
 import signal
@@ -34,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +80,65 @@ async def report_tasks(path: Path) -> None:
         await asyncio.sleep(EVERY / 2)
 
 
+class MallocInfo(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (mallinfo(3)), summed over all arenas."""
+
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd",
+            "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def malloc_figures() -> str:
+    """What C malloc holds from the system and what of it is in use (glibc only)."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except AttributeError:
+        return "malloc figures unavailable"
+    mallinfo2.restype = MallocInfo
+    info = mallinfo2()
+    held = (info.arena + info.hblkhd) / 2**20
+    return f"malloc holds {held:.1f} MiB, in use {info.uordblks / 2**20:.1f} MiB"
+
+
+async def trace_memory(folder: Path, every: float = 60.0) -> None:
+    """In the server: every ``every`` s, RSS against what is allocated, and what grew.
+
+    Written to ``server.memory`` (the orchestrator prints it): RSS, C malloc's figures, Python's
+    allocated blocks and, with ``--tracemalloc``, the traced total and the allocation sites that
+    grew most since the first sample (taken after one interval: the ring buffer has filled by
+    then at the default rate). If what is allocated stays flat while RSS climbs, the growth is
+    the allocator's (fragmentation, arenas not given back), not a leak.
+    """
+    first: tracemalloc.Snapshot | None = None
+    started = time.monotonic()
+    lines: list[str] = []
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
+        rss = proc_figures(os.getpid())[0]
+        line = (
+            f"t={time.monotonic() - started:.0f}s RSS {rss:.1f} MiB, {malloc_figures()}, "
+            f"{sys.getallocatedblocks()} Python blocks"
+        )
+        if not tracemalloc.is_tracing():
+            lines.append(line)
+        else:
+            snapshot = tracemalloc.take_snapshot().filter_traces(
+                [tracemalloc.Filter(False, tracemalloc.__file__)]
+            )
+            traced = tracemalloc.get_traced_memory()[0] / 2**20
+            lines.append(f"{line}, traced {traced:.2f} MiB")
+            if first is None:
+                first = snapshot
+            else:
+                lines.extend(f"    {stat}" for stat in snapshot.compare_to(first, "lineno")[:8])
+        (folder / "server.memory").write_text("\n".join(lines) + "\n")
+
+
 # -- roles --------------------------------------------------------------------------------------
 
 
@@ -97,8 +162,10 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     reporter = asyncio.create_task(report_tasks(folder / "server.tasks"))
+    tracer = asyncio.create_task(trace_memory(folder))
     await stop.wait()
     reporter.cancel()
+    tracer.cancel()
     session = server.sessions["agent"]
     (folder / "server.offset").write_text(str(session.ring.end))  # type: ignore[attr-defined]
     await server.stop()
@@ -172,7 +239,7 @@ def flat(values: list[float], relative: float, absolute: float) -> tuple[bool, f
     return last <= settled * (1 + relative) + absolute, settled, last
 
 
-def orchestrate(minutes: float, gigabytes: float) -> int:
+def orchestrate(minutes: float, gigabytes: float, trace: bool = False) -> int:
     rate = gigabytes * 1e9 / (minutes * 60)
     folder = Path(tempfile.mkdtemp(prefix="observer-soak-"))
     tokens = str(folder / "tokens")
@@ -185,7 +252,9 @@ def orchestrate(minutes: float, gigabytes: float) -> int:
     port = free_port()
     me = ["-m", "tests.benchmarks.soak", "--folder", str(folder), "--port", str(port)]
     env = dict(os.environ, OBSERVER_TOKEN=token)  # never in argv
-    server = spawn([*me, "--role", "server", "--rate", str(rate)])
+    server = spawn(
+        [*me, "--role", "server", "--rate", str(rate), *(["--tracemalloc"] if trace else [])]
+    )
     _wait_for_port(port)
     client = spawn([*me, "--role", "client"], env)
     recorder = spawn(
@@ -225,6 +294,7 @@ def orchestrate(minutes: float, gigabytes: float) -> int:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 process.kill()
+    print(_read(folder / "server.memory"))
     return verdict(folder, samples)
 
 
@@ -276,6 +346,11 @@ def main(argv: Any = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--gigabytes", type=float, default=0.1)
+    parser.add_argument(
+        "--tracemalloc",
+        action="store_true",
+        help="trace the server's Python allocations (slower) and print what grew, each minute",
+    )
     parser.add_argument("--role", choices=["server", "client"], help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -283,11 +358,13 @@ def main(argv: Any = None) -> None:
     args = parser.parse_args(argv)
     random.seed(7)
     if args.role == "server":
+        if args.tracemalloc:
+            tracemalloc.start(4)
         asyncio.run(server_role(args.folder, args.port, args.rate))
     elif args.role == "client":
         asyncio.run(client_role(args.folder, args.port))
     else:
-        sys.exit(orchestrate(args.minutes, args.gigabytes))
+        sys.exit(orchestrate(args.minutes, args.gigabytes, args.tracemalloc))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -17,6 +18,7 @@ import pytest
 from observer.asciicast import CastReader, Event
 from observer.errors import CastFormatError, InvalidState, UsageError
 from observer.recording import Recorder, endpoint_host, open_cast
+from observer.spool import FLUSH_INTERVAL
 
 ROOT = Path(__file__).resolve().parents[2]
 ASCIINEMA = Path(sys.executable).with_name("asciinema")
@@ -127,13 +129,42 @@ def test_markers_exit_and_close_are_fsynced(tmp_path: Path) -> None:
         rec.output(b"late")
 
 
-def test_every_event_is_in_the_file_as_soon_as_it_is_recorded(tmp_path: Path) -> None:
+def test_an_event_reaches_the_file_on_its_own_within_the_flush_interval(tmp_path: Path) -> None:
+    """Nothing more is called on the recorder: its spool's own thread writes the event."""
     path = tmp_path / "s.cast"
     rec = Recorder(path, cols=80, rows=24)
-    rec.output(b"visible at once")
-    _, events = read_back(path)  # read through another handle while the recorder stays open
-    assert [e.data for e in events] == ["visible at once"]
+    assert read_back(path)[0].header.cols == 80  # the header is in the file at once
+    rec.output(b"visible soon")
+    deadline = time.monotonic() + 10
+    events: list[Event] = []
+    while not events and time.monotonic() < deadline:
+        time.sleep(FLUSH_INTERVAL / 5)
+        _, events = read_back(path)  # through another handle while the recorder stays open
+    assert [e.data for e in events] == ["visible soon"]
     rec.close()
+
+
+def test_markers_resizes_and_flush_hand_every_event_to_the_os_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24) as rec:
+        rec.output(b"a")
+        rec.marker("m")
+        assert [e.data for e in read_back(path)[1]] == ["a", "m"]
+        rec.output(b"b")
+        rec.resize(90, 30)
+        assert [e.data for e in read_back(path)[1]] == ["a", "m", "b", "90x30"]
+        rec.output(b"c")
+        rec.flush()
+        assert [e.data for e in read_back(path)[1]][-1] == "c"
+
+
+def test_a_recorder_dropped_without_close_still_writes_what_it_held(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    rec = Recorder(path, cols=80, rows=24)
+    rec.output(b"last words")
+    del rec
+    gc.collect()
+    assert [e.data for e in read_back(path)[1]] == ["last words"]
 
 
 def test_an_existing_file_is_not_overwritten_unless_asked(tmp_path: Path) -> None:
@@ -176,14 +207,16 @@ def test_asciinema_cat_reads_our_v2_recording(tmp_path: Path) -> None:
     assert out.stdout == "\x1b[31mred\x1b[0m é\r\nsecond\r\n".encode()
 
 
+# Mostly small lines and rare markers, as an agent prints: most events reach the file by the
+# spool's deadline, not by a marker or a full batch; every 50th line is long, to cut mid-write.
 CHILD = """
 import sys, time
 from observer.recording import Recorder
 rec = Recorder(sys.argv[1], cols=80, rows=24)
 i = 0
 while True:
-    rec.output(f"line {i} ".encode() + b"x" * ((i * 7919) % 40000) + b"\\r\\n")
-    if i % 10 == 9:
+    rec.output(f"line {i} ".encode() + b"x" * ((i * 7919) % (40000 if i % 50 == 49 else 400)) + b"\\r\\n")
+    if i % 200 == 199:
         rec.marker(f"m{i}")
     sys.stdout.write(f"{i}\\n")
     sys.stdout.flush()
@@ -223,10 +256,11 @@ def check_killed_recording(path: Path, after: float) -> None:
     with open_cast(path) as reader:  # strict: only a cut last line may be dropped
         outputs = [e.data for e in reader if e.code == "o"]
     for i, data in enumerate(outputs):
-        assert data == f"line {i} " + "x" * ((i * 7919) % 40000) + "\r\n"
+        assert data == f"line {i} " + "x" * ((i * 7919) % (40000 if i % 50 == 49 else 400)) + "\r\n"
+    # The guarantee (issue 6): at most the last 100 ms are lost. The spool's deadline is 50 ms;
+    # the rest is slack for a loaded machine's scheduling.
     must_have = max((i for i, t in reports if t <= killed_at - 0.1), default=-1)
     assert len(outputs) - 1 >= must_have
-    assert len(outputs) - 1 >= reports[-1][0]  # in fact nothing reported as written is lost
 
 
 @pytest.mark.parametrize("trial", range(3))
@@ -280,12 +314,15 @@ def test_tick_writes_text_held_for_redaction_after_100_ms(tmp_path: Path) -> Non
     path = tmp_path / "s.cast"
     rec = Recorder(path, cols=80, rows=24, redact=True, clock=clock)
     rec.output(b"Downloading pkg")
+    rec.flush()
     assert [e.data for e in read_back(path)[1]] == ["Downloading "]
     clock.now += 0.05
     rec.tick()
+    rec.flush()
     assert [e.data for e in read_back(path)[1]] == ["Downloading "]
     clock.now += 0.06
     rec.tick()
+    rec.flush()
     assert [e.data for e in read_back(path)[1]] == ["Downloading ", "pkg"]
     rec.close()
 

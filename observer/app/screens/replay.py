@@ -27,8 +27,8 @@ from observer.app.source import ScriptedSource
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
 from observer.asciicast import Header, cap_idle
+from observer.castfiles import FileSource, open_cast_spans
 from observer.errors import ObserverError
-from observer.recording import open_cast
 from observer.rendering import Palette, sanitize
 from observer.replay import (
     KeyframeIndex,
@@ -102,7 +102,9 @@ class ReplayScreen(Screen[None]):
         self.palette = palette
         self.lenient = lenient
         self.idle_limit = idle_limit
-        self.timeline = Timeline(header.cols, header.rows)
+        # Output stays in the file: the timeline keeps where each event lies and reads it back.
+        self.source = FileSource(path)
+        self.timeline = Timeline(header.cols, header.rows, source=self.source)
         self.index = KeyframeIndex(self.timeline)
         self.player = Player(self.timeline, self.index)
         self.clock = PlaybackClock(speed=speed)
@@ -135,6 +137,9 @@ class ReplayScreen(Screen[None]):
         yield TimelineBar(id="timeline")
         yield Static(id="status")
 
+    def on_unmount(self) -> None:
+        self.source.close()
+
     def on_mount(self) -> None:
         self.view.focus()
         self.load()
@@ -150,10 +155,11 @@ class ReplayScreen(Screen[None]):
         """Read the file into the timeline, then build the keyframe index."""
         worker = get_current_worker()
         try:
-            with open_cast(self.path, lenient=self.lenient) as reader:
+            with open_cast_spans(self.path, lenient=self.lenient) as (reader, spans):
                 timeline = self.timeline
                 for count, event in enumerate(cap_idle(reader, self.idle_limit), 1):
-                    timeline.append(event)
+                    # cap_idle never reads ahead: spans still points at this event's line.
+                    timeline.append(event, spans.span if spans is not None else None)
                     if count % YIELD_EVERY == 0:
                         # Otherwise the UI thread waits a whole switch interval (5 ms) for the
                         # GIL at each of its many small steps, and the first frame comes late.
@@ -203,7 +209,11 @@ class ReplayScreen(Screen[None]):
     def _show(self, count: int) -> None:
         if count == self.player.position:
             return
-        dirty, whole = self.player.show(count)
+        try:
+            dirty, whole = self.player.show(count)
+        except ObserverError as error:  # the file was changed or removed while it played
+            self._fail(error)
+            return
         self.view.mark_dirty(dirty, whole)
 
     def _update(self, now: float) -> None:
@@ -346,7 +356,11 @@ class ReplayScreen(Screen[None]):
         def progress(fraction: float) -> None:
             self.search_done = fraction
 
-        matches = find(self.timeline, self.index, query, progress=progress)
+        try:
+            matches = find(self.timeline, self.index, query, progress=progress)
+        except ObserverError as error:  # the file was changed or removed while it played
+            self.app.call_from_thread(self._fail, error)
+            return
         self.app.call_from_thread(self._found, query, matches)
 
     def _found(self, query: str, matches: list[Match]) -> None:

@@ -231,6 +231,42 @@ def test_to_ansi_reproduces_the_screen_in_a_fresh_model_thorough(
     _round_trip(ops, more, cols, rows)
 
 
+# -- the caches never change the outcome ---------------------------------------------------
+
+
+def _whole_equals_one_byte_at_a_time(data: bytes, cols: int, rows: int) -> None:
+    # Fed whole, repeated runs of text and sequences are drawn from the token caches;
+    # fed one byte at a time, every token is new. Both must give the same model. The
+    # input is fed three times so the second and third passes reuse what the first
+    # remembered, in whatever pen and state the first one left.
+    whole = TerminalModel(cols, rows, scrollback=50)
+    single = TerminalModel(cols, rows, scrollback=50)
+    for _ in range(3):
+        whole.feed(data)
+        for i in range(len(data)):
+            single.feed(data[i : i + 1])
+        assert observable(whole) == observable(single)
+        assert [list(row) for row in whole.history] == [list(row) for row in single.history]
+        assert whole.to_ansi() == single.to_ansi()
+
+
+@FAST
+@given(_screen_ops, st.integers(2, 25), st.integers(1, 9))
+def test_feeding_whole_gives_the_same_model_as_feeding_one_byte_at_a_time(
+    data: bytes, cols: int, rows: int
+) -> None:
+    _whole_equals_one_byte_at_a_time(data, cols, rows)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_screen_ops, st.integers(2, 25), st.integers(1, 9))
+def test_feeding_whole_gives_the_same_model_as_feeding_one_byte_at_a_time_thorough(
+    data: bytes, cols: int, rows: int
+) -> None:
+    _whole_equals_one_byte_at_a_time(data, cols, rows)
+
+
 # -- the fast path gives the same screen as stock pyte --------------------------------------
 
 # Input both emulators handle alike: printable ASCII, line controls, the SGR codes pyte

@@ -1,0 +1,129 @@
+"""Opening recordings for reading: streaming, and with each event's place in the file.
+
+The shells' side of :mod:`observer.asciicast` (which never opens a file): these open one, turn
+the user's mistakes into one-line errors, and read bytes back by offset for a replay timeline
+that keeps only where its output lies (:class:`observer.replay.Timeline`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from observer.asciicast import CastReader
+from observer.asciicast.spans import LineSpans
+from observer.errors import UsageError
+
+
+@contextmanager
+def open_cast(path: str | os.PathLike[str], *, lenient: bool = False) -> Iterator[CastReader]:
+    """Open a recording for streaming reads; the file closes when the ``with`` block ends.
+
+    Raises:
+        UsageError: The file does not exist or cannot be read.
+        CastFormatError: The header is damaged (events raise it lazily, with their line).
+    """
+    name = os.fspath(path)
+    try:
+        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
+        stream = open(name, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
+    except FileNotFoundError:
+        raise UsageError(f"{name} does not exist — check the file name") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name} is a folder — give a recording file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+    with stream:
+        yield CastReader(stream, path=name, lenient=lenient)
+
+
+class FileSource:
+    """A recording's bytes read back by offset (a :class:`~observer.replay.timeline.SpanSource`).
+
+    ``os.pread`` on a descriptor of its own: the replay screen's loader thread and its UI thread
+    may read at once without sharing a file position (where there is no ``pread``, reads take
+    turns). The file is opened at the first read.
+
+    Args:
+        path: The recording.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        self._fd: int | None = None
+        self._opening = threading.Lock()  # two threads reading first must not open it twice
+
+    def _descriptor(self) -> int:
+        with self._opening:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            return self._fd
+
+    def read(self, offset: int, size: int) -> bytes:
+        """``size`` bytes from ``offset`` (fewer at the end of the file).
+
+        Raises:
+            UsageError: The file cannot be read any more.
+        """
+        try:
+            fd = self._descriptor()
+            parts, done = [], 0
+            while done < size:
+                part = self._pread(fd, size - done, offset + done)
+                if not part:
+                    break
+                parts.append(part)
+                done += len(part)
+        except OSError as error:
+            raise UsageError(
+                f"cannot read {self.path} any more: {error.strerror} — check that it still exists"
+            ) from None
+        return b"".join(parts)
+
+    def _pread(self, fd: int, size: int, offset: int) -> bytes:
+        if hasattr(os, "pread"):
+            return os.pread(fd, size, offset)
+        with self._opening:  # Windows has no pread: seek and read, one thread at a time
+            os.lseek(fd, offset, os.SEEK_SET)
+            return os.read(fd, size)
+
+    def close(self) -> None:
+        """Close the file (a later read opens it again)."""
+        with self._opening:
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
+
+    def __del__(self) -> None:
+        self.close()
+
+
+@contextmanager
+def open_cast_spans(
+    path: str | os.PathLike[str], *, lenient: bool = False
+) -> Iterator[tuple[CastReader, LineSpans | None]]:
+    """Open a recording like :func:`open_cast`, also telling where each event's line lies.
+
+    While an event from the reader is handled, ``spans.span`` is its line's ``(offset, length)``
+    in the file (for :meth:`observer.replay.Timeline.append`); ``spans`` is None for a v1
+    recording, which is one JSON document, not one line per event.
+
+    Raises:
+        UsageError: The file does not exist or cannot be read.
+        CastFormatError: The header is damaged (events raise it lazily, with their line).
+    """
+    name = os.fspath(path)
+    try:
+        stream = open(name, "rb")  # noqa: SIM115  (closed by the with block below)
+    except FileNotFoundError:
+        raise UsageError(f"{name} does not exist — check the file name") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name} is a folder — give a recording file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+    with stream:
+        spans = LineSpans(stream)
+        reader = CastReader(spans, path=name, lenient=lenient)
+        yield reader, (spans if reader.header.version >= 2 else None)

@@ -1,0 +1,150 @@
+"""The server's own terminal model, fed from a backlog without ever skipping a byte.
+
+The session hands every batch of PTY output to :meth:`ModelFeed.add`; a task parses the backlog
+in slices of about half a millisecond, so that clients' sends run between them. If the agent
+writes faster than the model parses, the PTY reader is paused while the backlog is over its
+limit, so the program waits on its writes, as it would in any terminal (tmux, xterm): the model
+never skips a byte, so snapshots and query answers are always those of the true screen. The
+model's :attr:`~ModelFeed.offset` is the stream offset its screen stands at: a snapshot is taken
+there and followed by the ring's bytes after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Protocol
+
+from observer.protocol import frames
+
+FEED_PIECE = 4 * 1024
+FEED_SLICE = 0.0005
+FLOOD_PAUSE = 0.02
+
+
+class ScreenModel(Protocol):
+    """The part of :class:`observer.terminal.TerminalModel` the server uses."""
+
+    @property
+    def cols(self) -> int: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def title(self) -> str: ...
+    def feed(self, data: bytes) -> object: ...
+    def resize(self, cols: int, rows: int) -> None: ...
+    def to_ansi(self) -> str: ...
+    def take_replies(self) -> bytes: ...
+
+
+class Pausable(Protocol):
+    """What the feed asks of the PTY reader."""
+
+    def pause(self) -> None: ...
+    def resume(self) -> None: ...
+
+
+class ModelFeed:
+    """Feeds ``model`` with the session's output; snapshots of it, shared between clients.
+
+    Args:
+        model: the server's terminal model.
+        limit: backlog in bytes beyond which ``reader`` is paused (resumed at half of it).
+        reader: the PTY reader.
+        answer: called with the model's answers to terminal queries (DA, DSR), for the PTY.
+    """
+
+    def __init__(
+        self,
+        model: ScreenModel,
+        limit: int,
+        reader: Pausable,
+        answer: Callable[[bytes], object],
+    ) -> None:
+        self.model = model
+        self.limit = limit
+        self._reader = reader
+        self._answer = answer
+        self.offset = 0
+        """Stream offset up to which the model has seen the output."""
+        self.cpu = 0.0
+        """CPU seconds the model spent parsing."""
+        self._pending: deque[bytes] = deque()
+        self._pending_bytes = 0
+        self._last_pause = -1.0
+        self._version = 0
+        self._snapshot_cache: tuple[int, str] | None = None
+        self._fed = asyncio.Event()
+
+    def add(self, data: bytes) -> None:
+        """Queue output for the model; pause the reader if the backlog is over the limit."""
+        for start in range(0, len(data), FEED_PIECE):
+            piece = data[start : start + FEED_PIECE]
+            self._pending.append(piece)
+            self._pending_bytes += len(piece)
+        if self._pending_bytes > self.limit:
+            # The agent writes faster than the model parses: wait for the model rather than
+            # skip output, which would leave snapshots showing a screen that never was.
+            self._last_pause = time.monotonic()
+            self._reader.pause()
+        self._fed.set()
+
+    @property
+    def flooding(self) -> bool:
+        """Whether the agent writes faster than the model parses (the reader waited very recently)."""
+        return time.monotonic() - self._last_pause < FLOOD_PAUSE
+
+    async def run(self) -> None:
+        """Parse the backlog in slices of :data:`FEED_SLICE` seconds, forever."""
+        while True:
+            await self._fed.wait()
+            began = time.thread_time()
+            deadline = time.monotonic() + FEED_SLICE
+            while self._pending and time.monotonic() < deadline:
+                self._feed_piece(self._pending.popleft())
+            self.cpu += time.thread_time() - began
+            if self._pending_bytes <= self.limit // 2:
+                self._reader.resume()
+            if self._pending:
+                await asyncio.sleep(0)
+            else:
+                self._fed.clear()
+
+    def _feed_piece(self, piece: bytes) -> None:
+        self._pending_bytes -= len(piece)
+        self.model.feed(piece)
+        self.offset += len(piece)
+        self._version += 1
+        # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
+        replies = self.model.take_replies()
+        if replies:
+            self._answer(replies)
+
+    def catch_up(self) -> None:
+        """Parse the whole backlog now (the model then stands at the end of the stream)."""
+        while self._pending:
+            self._feed_piece(self._pending.popleft())
+        self._reader.resume()
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Parse the whole backlog, then resize: the resize lands at the current stream offset,
+        so every snapshot stays consistent with the stream."""
+        self.catch_up()
+        self.model.resize(cols, rows)
+        self._version += 1
+
+    def snapshot(self) -> frames.Snapshot:
+        """The model's screen as a repaint, at the model's offset."""
+        model = self.model
+        return frames.Snapshot(self.offset, model.cols, model.rows, model.to_ansi())
+
+    def snapshot_message(self) -> str:
+        """:meth:`snapshot` encoded; clients that resync together share it."""
+        # The model changes only when fed or resized, which bumps the version.
+        if self._snapshot_cache is None or self._snapshot_cache[0] != self._version:
+            message = frames.encode(self.snapshot())
+            assert isinstance(message, str)
+            self._snapshot_cache = (self._version, message)
+        return self._snapshot_cache[1]

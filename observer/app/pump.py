@@ -257,7 +257,9 @@ class Pump:
         if catch_up.skips(event):
             return
         if isinstance(event, OutputReceived):
-            await self._feed(self._coalesce(event))
+            for data in self._coalesce(event):
+                if not await self._feed(data):
+                    break
             return
         if isinstance(event, SessionStarted) and catch_up.resyncing:
             # A new connection: the old one's snapshot will never come; ask this one.
@@ -272,11 +274,15 @@ class Pump:
                 event = dataclasses.replace(event, gap=False)
         self._apply(event)
 
-    def _coalesce(self, first: OutputReceived) -> bytes:
-        """``first``'s bytes and those of the output frames right behind it in the inbox."""
+    def _coalesce(self, first: OutputReceived) -> list[bytes]:
+        """``first``'s bytes and those of the output frames right behind it in the inbox.
+
+        The last frame stays apart: whether the latest output rang the bell (an agent asking
+        something) is judged on it, as when every frame was fed on its own.
+        """
         inbox = self._inbox
         if not inbox or not isinstance(inbox[0], OutputReceived):
-            return first.data
+            return [first.data]
         parts, size = [first.data], len(first.data)
         while inbox and size < COALESCE:
             following = inbox[0]
@@ -285,9 +291,10 @@ class Pump:
             self._take()
             parts.append(following.data)
             size += len(following.data)
-        return b"".join(parts)
+        return [b"".join(parts[:-1]), parts[-1]]
 
-    async def _feed(self, data: bytes) -> None:
+    async def _feed(self, data: bytes) -> bool:
+        """Feed ``data`` in pieces; False if the rest was dropped for a snapshot on its way."""
         catch_up = self.catch_up
         start = 0
         while start < len(data):
@@ -301,7 +308,8 @@ class Pump:
             if rest > 0 and catch_up.pays(rest + self._waiting(), time.perf_counter()):
                 await self._resync()
                 if catch_up.resyncing:
-                    return  # the snapshot on its way covers the rest of this output
+                    return False  # the snapshot on its way covers the rest of this output
+        return True
 
     def _apply(self, event: SourceEvent) -> None:
         started = time.perf_counter()

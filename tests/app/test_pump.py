@@ -189,3 +189,15 @@ async def test_nothing_is_carried_when_the_bytes_before_the_snapshot_never_came(
     session = LiveSession(BackloggedSource(steps, can_resync=False))
     await run(session)
     assert session.model.text()[0] == "hello world!"
+
+
+async def test_coalesced_frames_ring_the_bell_only_if_the_last_one_did() -> None:
+    """An agent that rang the bell and went on writing is not waiting for anyone."""
+    for frames, rang in (
+        ([b"Proceed? \a", b"y: going on\r\n"], False),
+        ([b"ok\r\n", b"?\a"], True),
+    ):
+        steps: list[SourceEvent] = [OutputReceived(f, 0) for f in frames]
+        session = LiveSession(BackloggedSource(steps, can_resync=False))
+        await run(session)
+        assert session.bell_in_last_output is rang

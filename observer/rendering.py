@@ -8,15 +8,17 @@ same way. The API is small and stable:
 - :func:`screen_to_text`: a whole screen as one :class:`rich.text.Text` (for ``Console.export_svg``);
 - :func:`sanitize`: make untrusted text safe to print (no control characters reach a terminal).
 
-Styles are cached per palette in a bounded LRU: a truecolour-heavy screen creates thousands of
+Styles are cached per palette in a bounded cache: a truecolour-heavy screen creates thousands of
 distinct styles, and an unbounded cache grows without limit over a long session.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
 from typing import Protocol
 
 from rich.color import Color
@@ -126,7 +128,7 @@ StyleKey = tuple[str, str, bool, bool, bool, bool, bool, bool, bool]
 
 
 class StyleCache:
-    """A bounded LRU of Rich styles for one palette."""
+    """A bounded cache of Rich styles for one palette (the oldest made goes first)."""
 
     def __init__(self, palette: Palette, size: int = STYLE_CACHE_SIZE) -> None:
         self.palette = palette
@@ -140,8 +142,7 @@ class StyleCache:
         """The style for ``(fg, bg, bold, dim, italic, underline, strike, reverse, cursor)``."""
         style = self._styles.get(key)
         if style is not None:
-            self._styles.move_to_end(key)
-            return style
+            return style  # found: kept where it is (FIFO order), a lookup per segment stays cheap
         style = self._make(key)
         self._styles[key] = style
         if len(self._styles) > self.size:
@@ -205,36 +206,56 @@ def cells_to_segments(
     """
     cache = style_cache(palette)
     segments: list[Segment] = []
-    run: list[str] = []
-    run_key: StyleKey | None = None
+    if not cells:
+        return segments
     # pyte's cells have no ``dim``: a failed attribute lookup per cell costs more than the rest
     # of the loop, so look once per row.
-    has_dim = bool(cells) and hasattr(cells[0], "dim")
-    for x, cell in enumerate(cells):
-        data = cell.data
-        if not data:
-            continue
-        key: StyleKey = (
-            cell.fg,
-            cell.bg,
-            cell.bold,
-            bool(getattr(cell, "dim", False)) if has_dim else False,
-            cell.italics,
-            cell.underscore,
-            cell.strikethrough,
-            cell.reverse,
-            x == cursor_x,
-        )
-        if key != run_key:
-            if run and run_key is not None:
-                segments.append(Segment("".join(run).translate(_SAFE_TABLE), cache.get(run_key)))
-            run = [data]
-            run_key = key
-        else:
-            run.append(data)
-    if run and run_key is not None:
-        segments.append(Segment("".join(run).translate(_SAFE_TABLE), cache.get(run_key)))
+    has_dim = hasattr(cells[0], "dim")
+    attributes = _ATTRIBUTES if isinstance(cells[0], tuple) else _attributes
+    if cursor_x is not None and 0 <= cursor_x < len(cells):
+        parts = [(cells[:cursor_x], False), (cells[cursor_x : cursor_x + 1], True)]
+        parts.append((cells[cursor_x + 1 :], False))
+    else:
+        parts = [(cells, False)]
+    # Cells whose attributes (all but the text) are equal share a segment: groupby compares
+    # them in C, and a style key is made per run, not per cell.
+    for part, cursor in parts:
+        for _, run in groupby(part, attributes):
+            group = list(run)
+            # A wide character's stub cell has the text "": joined, it adds nothing.
+            text = "".join([cell.data for cell in group])
+            if not text:
+                continue
+            first = group[0]
+            key: StyleKey = (
+                first.fg,
+                first.bg,
+                first.bold,
+                bool(getattr(first, "dim", False)) if has_dim else False,
+                first.italics,
+                first.underscore,
+                first.strikethrough,
+                first.reverse,
+                cursor,
+            )
+            segments.append(Segment(text.translate(_SAFE_TABLE), cache.get(key)))
     return segments
+
+
+def _attributes(cell: CellLike) -> tuple[object, ...]:
+    return (
+        cell.fg,
+        cell.bg,
+        cell.bold,
+        getattr(cell, "dim", False),
+        cell.italics,
+        cell.underscore,
+        cell.strikethrough,
+        cell.reverse,
+    )
+
+
+_ATTRIBUTES: Callable[[CellLike], tuple[object, ...]] = itemgetter(slice(1, None))  # type: ignore[assignment]
 
 
 def screen_to_text(screen: ScreenLike, palette: Palette, *, show_cursor: bool = True) -> Text:

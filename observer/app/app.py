@@ -12,6 +12,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from observer.app.collector import QUIET_AFTER, CollectorPacing
 from observer.app.messages import ControlUpdated, SessionNoticed
 from observer.app.pump import pump
 from observer.app.screens.dashboard import DashboardScreen
@@ -23,6 +24,9 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.errors import ObserverError, ThemeError
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
+
+FREEZE_EVERY = 0.25
+"""Seconds between moving survivors out of the collector's way while output flows."""
 
 
 class ObserverApp(App[int]):
@@ -62,6 +66,8 @@ class ObserverApp(App[int]):
             if builtin not in self.theme_specs:
                 self.unregister_theme(builtin)
         self._states: dict[int, str] = {}
+        self.collector = CollectorPacing(clock)
+        """Keeps full garbage collections out of floods (see :mod:`observer.app.collector`)."""
         self.fatal: ObserverError | None = None
         """An error that ended the app (the only session could not connect at all)."""
 
@@ -80,6 +86,7 @@ class ObserverApp(App[int]):
             self.run_worker(self._pump(session), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.set_interval(1.0, self.check_agents)
+        self.set_interval(FREEZE_EVERY, self.pace_collector)
         if len(self.sessions) == 1:
             self.push_screen(WatchScreen(self.sessions[0], self.palette))
         else:
@@ -123,6 +130,16 @@ class ObserverApp(App[int]):
                 )
             self._states[index] = state
 
+    def pace_collector(self) -> None:
+        """Freeze what survived while output flows; collect once all sessions are quiet."""
+        now = self.clock()
+        self.collector.tick(
+            any(
+                s.last_output is not None and now - s.last_output < QUIET_AFTER
+                for s in self.sessions
+            )
+        )
+
     def _theme_changed(self, _theme: Any) -> None:
         palette = self.palette
         for screen in self.screen_stack:
@@ -165,6 +182,7 @@ class ObserverApp(App[int]):
         self.notify(f"Saved {saved}", title="Screenshot", markup=False)
 
     async def on_unmount(self) -> None:
+        self.collector.stop()
         for session in self.sessions:
             with contextlib.suppress(ObserverError):
                 await session.source.close()

@@ -38,6 +38,10 @@ WAIT_AFTER_BELL = 1.0
 WAIT_AFTER_PROMPT = 4.0
 _PROMPT_ENDINGS = ("?", ":", ">", "$", "#", "❯", "›", "»", "(y/n)", "[Y/n]", "[y/N]")
 
+_RESET = b"\x18\x1b\\\x1bc"
+"""CAN ends any control sequence the output before a snapshot left open (ECMA-48 8.3.8), ST any
+control string, then RIS returns the model to its power-on state, keeping its scrollback."""
+
 Listener = Callable[[set[int], bool], None]
 
 
@@ -68,6 +72,10 @@ class LiveSession:
     exited: bool = False
     gaps: int = 0
     resyncs: int = 0
+    snapshots: int = 0
+    behind: bool = False
+    """Output is waiting to be parsed (set by the pump): views draw fewer frames meanwhile."""
+    """Snapshots applied (joins, resyncs, gaps): each answers everything this client sent before."""
     last_output: float | None = None
     bell_in_last_output: bool = False
     """The latest output rang the bell (agents ring it when they ask something)."""
@@ -100,6 +108,7 @@ class LiveSession:
             self._output(event.data, now)
         elif isinstance(event, SnapshotReceived):
             self._replace(event.data, event.cols, event.rows, now)
+            self.snapshots += 1
             if event.gap:
                 self.gaps += 1
                 return Notice(
@@ -147,8 +156,13 @@ class LiveSession:
         self._changed(dirty, False)
 
     def _replace(self, data: bytes, cols: int, rows: int, now: float) -> None:
-        self.model = TerminalModel(cols=cols, rows=rows, scrollback=self.scrollback)
-        self.model.feed(data)
+        if (cols, rows) == (self.model.cols, self.model.rows):
+            # The same model, reset: the scrollback stays browsable across a resync, and no
+            # model with thousands of rows is left for the garbage collector to find.
+            self.model.feed(_RESET + data)
+        else:
+            self.model = TerminalModel(cols=cols, rows=rows, scrollback=self.scrollback)
+            self.model.feed(data)
         self.last_output = now
         self.title = sanitize(self.model.title) or self.title
         self._changed(set(), True)

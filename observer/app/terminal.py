@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from observer.terminal import TerminalModel
+from observer.terminal import Cell, TerminalModel
 from observer.terminal.keys import encode_key, encode_paste
 
-__all__ = ["TerminalModel", "encode_key", "encode_paste"]
+__all__ = ["Cell", "TerminalModel", "encode_key", "encode_paste"]

@@ -27,7 +27,7 @@ from observer.server.threads import in_thread
 
 log = logging.getLogger("observer.server")
 
-MODEL_BACKLOG = 1024 * 1024
+MODEL_BACKLOG = 256 * 1024
 INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
 

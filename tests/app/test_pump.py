@@ -20,18 +20,23 @@ OUT = OutputReceived(b"x", 0)
 SNAP = SnapshotReceived(b"", 80, 24, 0, gap=False)
 
 
-def test_events_that_had_to_be_waited_for_never_trigger_a_resync() -> None:
-    catch_up = CatchUp()
-    assert not any(catch_up.arrived(t, t + 0.01) for t in range(100))
-
-
-def test_buffered_events_for_longer_than_the_limit_trigger_one_resync() -> None:
-    catch_up = CatchUp(behind_after=0.2)
-    times = [n * 0.05 for n in range(6)]
-    answers = [catch_up.arrived(t, t) for t in times]
-    assert answers == [False, False, False, False, True, True]
+def test_a_backlog_that_takes_longer_than_the_limit_to_parse_pays_for_a_resync() -> None:
+    catch_up = CatchUp(behind_after=0.1)
+    catch_up.rate.bytes_per_second = 1e6
+    assert not catch_up.pays(90_000, 10.0)
+    assert catch_up.pays(110_000, 10.0)
     catch_up.resyncing = True
-    assert not catch_up.arrived(0.3, 0.3)
+    assert not catch_up.pays(10_000_000, 10.0)  # one resync at a time
+
+
+def test_output_that_came_with_the_last_snapshot_is_not_worth_another_resync() -> None:
+    """The endpoint's snapshot lags its stream by what its own model has not parsed yet."""
+    catch_up = CatchUp(behind_after=0.1)
+    catch_up.rate.bytes_per_second = 1e6
+    catch_up.snapshot_applied(1_000, now=10.0)
+    assert not catch_up.pays(500_000, 10.05)  # the snapshot's tail still arriving
+    assert not catch_up.pays(550_000, 11.0)
+    assert catch_up.pays(650_000, 11.0)
 
 
 def test_output_is_skipped_only_until_the_snapshot_arrives() -> None:
@@ -102,13 +107,14 @@ def snapshot_of(text: bytes, offset: int, gap: bool) -> SnapshotReceived:
 
 
 async def test_a_backlog_too_big_to_parse_in_time_is_skipped_for_a_snapshot() -> None:
+    stale = b"stale output\r\n" * 300_000  # 4.2 MB: seconds of parsing
     steps: list[SourceEvent] = [
-        OutputReceived(b"stale output", 0),
-        OutputReceived(b"more stale output", 12),
+        OutputReceived(stale, 0),
+        OutputReceived(b"more stale output", len(stale)),
         snapshot_of(b"the current screen", 29, gap=True),
         OutputReceived(b" and after it", 29),
     ]
-    source = BackloggedSource(steps, backlog=1 << 30)
+    source = BackloggedSource(steps)
     session = LiveSession(source)
     told = await run(session)
     assert source.resyncs == 1 and session.resyncs == 1
@@ -126,8 +132,8 @@ async def test_a_client_that_keeps_up_parses_everything_and_never_resyncs() -> N
 
 async def test_a_reconnect_while_waiting_for_a_snapshot_asks_the_new_connection() -> None:
     started = SessionStarted("t", "watch", 80, 24, 0, "none", 1, "")
-    steps: list[SourceEvent] = [OutputReceived(b"stale", 0), started]
-    source = BackloggedSource(steps, backlog=1 << 30)
+    steps: list[SourceEvent] = [OutputReceived(b"stale\r\n" * 700_000, 0), started]
+    source = BackloggedSource(steps)
     await run(LiveSession(source))
     assert source.resyncs == 2
 
@@ -146,3 +152,52 @@ async def test_a_big_frame_is_parsed_in_slices_that_let_other_tasks_run() -> Non
     await looking
     assert seen and "line 199999" not in seen[0]  # the other task ran before the frame was done
     assert "line 199999" in session.model.text()
+
+
+async def test_small_output_frames_waiting_together_are_fed_as_one() -> None:
+    steps: list[SourceEvent] = [OutputReceived(b"%d " % n, n) for n in range(100)]
+    session = LiveSession(BackloggedSource(steps, can_resync=False))
+    feeds: list[set[int]] = []
+    session.subscribe(lambda dirty, whole: feeds.append(dirty))
+    await run(session)
+    assert len(feeds) < 10
+    assert session.model.text()[0].startswith("0 1 2 3") and "99" in "".join(session.model.text())
+
+
+async def test_a_sequence_the_snapshot_cut_in_half_is_finished_by_the_output_after_it() -> None:
+    """The endpoint's model had read ``ESC [ 3`` when it took the snapshot; ``1m`` follows it."""
+    before = b"hello \x1b[3"
+    later = b"1m" + b"x" * 300_000  # taken before the snapshot came: it lags the stream
+    steps: list[SourceEvent] = [
+        OutputReceived(before, 0),
+        OutputReceived(later, len(before)),
+        snapshot_of(b"hello ", len(before), gap=False),
+        OutputReceived(b"1mred", len(before)),
+    ]
+    session = LiveSession(BackloggedSource(steps, can_resync=False))
+    await run(session)
+    assert session.model.text()[0] == "hello red"
+    assert session.model.line(0)[6].fg == "red"
+
+
+async def test_nothing_is_carried_when_the_bytes_before_the_snapshot_never_came() -> None:
+    steps: list[SourceEvent] = [
+        OutputReceived(b"hello \x1b[3", 0),
+        snapshot_of(b"hello world", 500, gap=True),
+        OutputReceived(b"!", 500),
+    ]
+    session = LiveSession(BackloggedSource(steps, can_resync=False))
+    await run(session)
+    assert session.model.text()[0] == "hello world!"
+
+
+async def test_coalesced_frames_ring_the_bell_only_if_the_last_one_did() -> None:
+    """An agent that rang the bell and went on writing is not waiting for anyone."""
+    for frames, rang in (
+        ([b"Proceed? \a", b"y: going on\r\n"], False),
+        ([b"ok\r\n", b"?\a"], True),
+    ):
+        steps: list[SourceEvent] = [OutputReceived(f, 0) for f in frames]
+        session = LiveSession(BackloggedSource(steps, can_resync=False))
+        await run(session)
+        assert session.bell_in_last_output is rang

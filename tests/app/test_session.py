@@ -5,6 +5,7 @@ from __future__ import annotations
 from observer.app.session import LiveSession
 from observer.app.source import ConnectionChanged
 from observer.protocol.events import Exited, OutputReceived, SessionStarted, SnapshotReceived
+from observer.terminal import TerminalModel
 from tests.app.conftest import scripted
 
 
@@ -64,3 +65,30 @@ def test_titles_and_identifiers_are_made_safe_to_print() -> None:
     session = LiveSession(scripted())
     session.apply(SessionStarted("id\x1b[31m", "watch", 40, 5, 0, "none", 1, "t\x07"), 0.0)
     assert "\x1b" not in session.identifier and "\x07" not in session.title
+
+
+def snapshot_of(text: bytes, cols: int = 40, rows: int = 5) -> SnapshotReceived:
+    model = TerminalModel(cols, rows)
+    model.feed(text)
+    return SnapshotReceived(model.to_ansi().encode(), cols, rows, 0, gap=False)
+
+
+def test_a_snapshot_of_the_same_size_replaces_the_screen_but_keeps_the_scrollback() -> None:
+    session = session_with(b"".join(b"old line %d\r\n" % n for n in range(20)), b"\x1b[?1h")
+    history = len(session.model.history)
+    session.apply(snapshot_of(b"\x1b[31mthe current screen"), 101.0)
+    assert session.model.text()[0] == "the current screen"
+    assert len(session.model.history) == history > 0
+    assert not session.model.application_cursor  # modes are the snapshot's, not the old ones
+
+
+def test_a_snapshot_after_output_cut_inside_a_sequence_shows_exactly_its_screen() -> None:
+    """Skipped output can stop anywhere: in a CSI, an OSC string or a UTF-8 character."""
+    for cut in (b"\x1b[38;", b"\x1b]0;unterminated title", b"\xe2\x94", b"\x1bP1$r"):
+        session = session_with(b"before\r\n", cut)
+        session.apply(snapshot_of(b"screen\r\n\x1b[1mbold"), 101.0)
+        session.apply(OutputReceived(b" and more", 0), 101.0)
+        expected = TerminalModel(40, 5)
+        expected.feed(snapshot_of(b"screen\r\n\x1b[1mbold").data + b" and more")
+        assert session.model.text() == expected.text(), cut
+        assert session.model.line(1) == expected.line(1), cut

@@ -224,6 +224,24 @@ async def test_scrollback_can_be_browsed_while_output_continues() -> None:
         assert "more 4" in screen_text(app) and "jump to live" not in screen_text(app)
 
 
+async def test_new_lines_are_counted_and_followed_once_the_scrollback_is_full() -> None:
+    source = scripted([b"".join(b"line %d\r\n" % n for n in range(40))], rows=10)
+    app = ObserverApp([source], scrollback=20)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert len(app.sessions[0].model.history) == 20  # full: it will not grow any more
+        await pilot.press("pageup")
+        await pilot.pause(0.1)
+        before = screen_text(app)
+        for batch in range(2):
+            more = b"".join(b"more %d.%d\r\n" % (batch, n) for n in range(3))
+            await source._pending.put(OutputReceived(more, 0))
+            await pilot.pause(0.2)
+        after = screen_text(app)
+        assert "6 new lines" in after
+        assert after.splitlines()[:3] == before.splitlines()[:3]
+
+
 async def test_a_wider_remote_screen_is_cropped_around_the_cursor() -> None:
     source = scripted([b"\x1b[1;150Hedge"], cols=160, rows=10)
     app = ObserverApp([source])

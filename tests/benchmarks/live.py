@@ -8,7 +8,8 @@ Run from the repository root::
 - pipeline: a program in the server's PTY ``cat``s an agent-like corpus (plain log, coloured
   listings, full-screen redraws); a real ``Connection`` feeds every frame into a
   ``TerminalModel``; MB/s from the start of the output to the client holding its end, as a ratio
-  to feeding the same bytes into a model directly (goal >= 0.8);
+  to feeding the same bytes into a model directly (goal >= 0.8); the two are measured in turns
+  (:data:`PIPELINE_TURNS` each, best kept), so both see the machine's load alike;
 - keys: the app (``ObserverApp`` in ``run_test``, live connection, control mode) presses a key
   every 50 ms while the agent floods (the corpus FLOOD_REPEAT times: 48 MiB by default); latency is from the press to the byte arriving at the PTY
   (the program logs its stdin), p50/p99, idle and under the flood, against a bare WebSocket echo
@@ -40,6 +41,7 @@ from observer.transport import Connection, ConnectionSettings
 from tests.benchmarks.terminal import coloured, plain, redraw
 
 SIZE = (120, 40)
+PIPELINE_TURNS = 2
 END = b"END-OF-FLOOD"
 AGENT = """
 import os, sys, threading, time, tty
@@ -296,11 +298,18 @@ def p(samples: list[float], fraction: float) -> float:
 
 async def measure(mib: float, presses: int, repeat: int) -> list[Row]:
     data = corpus(mib)
-    alone = emulator_alone(data)
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "a").mkdir()
+        # The anchor and the pipeline are measured in turns, best of each kept: on a shared
+        # machine both sides then see the same spread of load.
+        alone, live, gaps = emulator_alone(data), 0.0, 0
+        for turn in range(PIPELINE_TURNS):
+            (Path(tmp) / f"a{turn}").mkdir()
+            rate, snapshots = await pipeline(Path(tmp) / f"a{turn}", data)
+            if rate > live:
+                live, gaps = rate, snapshots
+            if turn + 1 < PIPELINE_TURNS:
+                alone = max(alone, emulator_alone(data, repeat=1))
         (Path(tmp) / "b").mkdir()
-        live, gaps = await pipeline(Path(tmp) / "a", data)
         rtt = statistics.median(await websocket_echo_rtt())
         keys = await keys_under_flood(Path(tmp) / "b", data, presses, repeat)
     ms = 1000

@@ -138,10 +138,40 @@ def status(app: ObserverApp) -> str:
     return app.screen.query_one(StatusBar).render().plain
 
 
-async def until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+async def until(condition: Callable[[], bool], what: str, timeout: float = 90.0) -> None:
+    """Wait for ``condition``; the bound is generous because a busy machine can be very slow."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not condition():
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
+
+
+_barriers = 0
+
+
+async def pty_barrier(agent: HostileAgent) -> bytes:
+    """Write a marker to the PTY after everything the server has queued for it; wait until the
+    agent logged it. Returns the marker: what the log holds before it is all that reached the PTY
+    so far (input is written in order), however slow the machine is."""
+    global _barriers
+    _barriers += 1
+    marker = b"\x00barrier %d\x00" % _barriers
+    agent.server.sessions["agent"].write_input(marker)  # type: ignore[attr-defined]
+    await until(lambda: agent.pty_input().endswith(marker), "the PTY barrier")
+    return marker
+
+
+async def server_barrier(app: ObserverApp) -> None:
+    """Ask the server for a snapshot and wait for it: the server has then handled everything
+    this client sent before (a connection's messages are handled in order)."""
+    session = app.sessions[0]
+    before = session.snapshots
+    assert await session.source.request_resync()
+    await until(lambda: session.snapshots > before, "the server's answer to a resync")
+
+
+async def server_parsed_everything(agent: HostileAgent) -> None:
+    """The server's own model has parsed the whole payload (so its answers are all queued)."""
+    await until(lambda: "END-OF-HOSTILE" in "\n".join(agent.server_text()), "the server's model")

@@ -7,7 +7,6 @@ driver that keeps what it would write to the host terminal.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from observer.app.app import ObserverApp
 from observer.app.screens.confirm import ConfirmScreen
 from observer.terminal import TerminalModel
 from tests.hostile import payloads
@@ -24,13 +24,16 @@ from tests.hostile.live import (
     capturing_app,
     host_output,
     hostile_agent,
+    pty_barrier,
     screen_text,
+    server_barrier,
+    server_parsed_everything,
     status,
     until,
 )
 from tests.integration.server_support import observe
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)  # bounded; generous for a busy machine
 APP_SIZE = (200, 30)  # wide enough for the status bar to show the title
 
 
@@ -57,9 +60,9 @@ async def repaint_everything(pilot: Pilot[int]) -> None:
     await until(lambda: "END-OF-HOSTILE" in host_output(), "the final screen on the host")
 
 
-async def assert_the_remote_size_is_kept(agent: HostileAgent) -> None:
+async def assert_the_remote_size_is_kept(app: ObserverApp, agent: HostileAgent) -> None:
     """The host terminal's resize never resized the PTY (the remote size is authoritative)."""
-    await asyncio.sleep(0.2)
+    await server_barrier(app)  # a resize the client sent would have been handled by now
     model = agent.server.sessions["agent"].model  # type: ignore[attr-defined]
     assert (model.cols, model.rows) == SIZE
 
@@ -85,12 +88,13 @@ async def test_a_watcher_survives_every_payload_and_the_pty_gets_only_the_server
             await until(lambda: isinstance(app.screen, ConfirmScreen), "the takeover dialog")
             await pilot.press("n")
             await until(lambda: "END-OF-HOSTILE" in screen_text(app), "the end of the payload")
-            await second_watcher.until(lambda c: "END-OF-HOSTILE" in c.text(), timeout=30)
+            await second_watcher.until(lambda c: "END-OF-HOSTILE" in c.text(), timeout=90)
+        await server_barrier(app)  # anything this client wrongly sent has been handled
+        await server_parsed_everything(agent)
         expected = server_replies(agent)
-        await until(lambda: len(agent.pty_input()) >= len(expected), "the server's answers")
-        await asyncio.sleep(0.3)  # anything a client might wrongly add would arrive by now
-        assert agent.pty_input() == expected  # once, however many watchers
-        assert payloads.non_numeric_replies(agent.pty_input()) == b""
+        marker = await pty_barrier(agent)
+        assert agent.pty_input() == expected + marker  # once, however many watchers
+        assert payloads.non_numeric_replies(expected) == b""
         text = screen_text(app)
         assert payloads.MARKUP.decode() in text  # markup shown literally, no action ran
         assert app.is_running and app.return_code is None
@@ -99,7 +103,7 @@ async def test_a_watcher_survives_every_payload_and_the_pty_gets_only_the_server
         assert not any(ord(c) < 32 or 0x7F <= ord(c) <= 0x9F for c in status(app))
         assert "\u202e" not in status(app)
         await repaint_everything(pilot)
-        await assert_the_remote_size_is_kept(agent)
+        await assert_the_remote_size_is_kept(app, agent)
     assert_nothing_foreign_reached_the_host(host_output())
 
 
@@ -111,16 +115,18 @@ async def test_a_controller_sends_only_what_the_user_typed(agent: HostileAgent) 
         await until(lambda: status(app).startswith(" CONTROL "), "CONTROL")
         agent.start_payload()
         await until(lambda: "END-OF-HOSTILE" in screen_text(app), "the end of the payload")
+        await server_barrier(app)  # anything this client sent while parsing has been handled
+        await server_parsed_everything(agent)
         expected = server_replies(agent)
-        await until(lambda: len(agent.pty_input()) >= len(expected), "the server's answers")
-        await asyncio.sleep(0.3)
-        assert agent.pty_input() == expected
+        marker = await pty_barrier(agent)
+        assert agent.pty_input() == expected + marker
+        expected += marker
         pressed = time.monotonic()
         await pilot.press("o", "k", "enter")
         await until(lambda: agent.pty_input() == expected + b"ok\r", "the typed keys at the PTY")
         print(f"keys reached the PTY {1000 * (time.monotonic() - pressed):.0f} ms after the press")
         assert app.is_running and app.return_code is None
         await repaint_everything(pilot)
-        await assert_the_remote_size_is_kept(agent)
+        await assert_the_remote_size_is_kept(app, agent)
         assert agent.pty_input() == expected + b"ok\r"
     assert_nothing_foreign_reached_the_host(host_output())

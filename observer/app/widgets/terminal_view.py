@@ -11,7 +11,7 @@ bottom line then says how many new lines arrived and how to jump back to live.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -26,12 +26,15 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from observer.app.session import LiveSession
-from observer.app.terminal import encode_key
+from observer.app.terminal import Cell, encode_key
 from observer.app.widgets.viewport import Geometry, Window, clamp_back
 from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
 
 FRAME = 1 / 60
+FRAME_BEHIND = 1 / 20
+"""Frame interval while the session has output waiting: each frame of a flood repaints every
+row, and the time saved goes to parsing (the view then catches up sooner)."""
 SYNC_TIMEOUT = 0.15
 RELEASE_KEY = "ctrl+right_square_bracket"
 
@@ -111,6 +114,8 @@ class TerminalView(Widget, can_focus=True):
         self._window_key: tuple[object, ...] = ()
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._history_len = 0
+        self._anchor: Sequence[Cell] | None = None
+        """The newest scrollback row when last drawn scrolled back (to count rows added)."""
 
     # -- wiring ---------------------------------------------------------------------------------
 
@@ -140,7 +145,8 @@ class TerminalView(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        delay = max(0.001, self._last_frame + FRAME - self.clock())
+        frame = FRAME_BEHIND if self.session.behind else FRAME
+        delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
     def _flush(self) -> None:
@@ -182,12 +188,22 @@ class TerminalView(Widget, can_focus=True):
 
     def _follow_history(self) -> None:
         """While scrolled back, keep the same lines on screen as new ones arrive."""
-        length = len(self.session.model.history)
+        history = self.session.model.history
+        length = len(history)
         grown = max(0, length - self._history_len)
+        if self.back and self._anchor:
+            # Once the scrollback is full it stops growing (the oldest rows leave as new ones
+            # come): count the rows that entered after the last ones seen instead.
+            grown = _rows_after(history, self._anchor, grown)
         self._history_len = length
+        self._remember_anchor()
         if self.back and grown:
             self.back += grown
             self.new_lines += grown
+
+    def _remember_anchor(self) -> None:
+        history = self.session.model.history
+        self._anchor = history[-1] if self.back and len(history) else None
 
     # -- geometry ---------------------------------------------------------------------------------
 
@@ -286,6 +302,7 @@ class TerminalView(Widget, can_focus=True):
         if before == 0 and self.back:
             self.new_lines = 0
             self._history_len = len(self.session.model.history)
+            self._remember_anchor()
         self._window = None
         self.refresh()
 
@@ -342,3 +359,16 @@ class TerminalView(Widget, can_focus=True):
             self.post_message(self.PasteRequested(event.text))
         else:
             self.post_message(self.IgnoredInput())
+
+
+def _rows_after(history: Sequence[Sequence[Cell]], anchor: Sequence[Cell], at_least: int) -> int:
+    """How many rows follow ``anchor`` (searched from the newest, skipping ``at_least``).
+
+    Equal rows are told apart only by position, so a repeated line can make this count short;
+    if the anchor left the scrollback, every row in it is new.
+    """
+    length = len(history)
+    for after in range(at_least, length):
+        if history[length - 1 - after] == anchor:
+            return after
+    return length

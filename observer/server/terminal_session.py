@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import MAX_BATCH, Client, wire_frame
+from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client, wire_frame
 from observer.server.fanout import Fanout
 from observer.server.model_feed import ModelFeed, ScreenModel
 from observer.server.pty_process import PtyProcess
@@ -182,16 +182,24 @@ class TerminalSession:
         client.push_unbounded(message, self._snapshot_frame[1])
         self._queue_bytes(client, self.model_offset)
 
-    def resync_after_overflow(self, client: Client) -> bool:
+    def resync_after_overflow(self, client: Client) -> float:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
-        During a flood (the reader waits for the model) or after the fan-out went over its budget, a client
-        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to :attr:`model_backlog` bytes it would
-        again fall behind on. Returns False when it must wait.
+        During a flood (the reader waits for the model) or after the fan-out went over its
+        budget, a client that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would
+        be followed by up to :attr:`model_backlog` bytes it would again fall behind on.
+
+        Returns:
+            0.0 once the snapshot is queued, else the seconds to wait before asking again: a
+            shed client waits out its interval (nothing ends it sooner), any other one asks
+            again soon (the flood may end meanwhile).
         """
         now = time.monotonic()
-        if (self.feed.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
-            return False
+        wait = client.last_resync + RESYNC_INTERVAL - now
+        if wait > 0 and client.shed:
+            return wait
+        if wait > 0 and self.feed.flooding:
+            return RESYNC_RETRY
         client.last_resync = now
         client.shed = False
         self.resync(client)
@@ -199,7 +207,7 @@ class TerminalSession:
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
-        return True
+        return 0.0
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
         # Clients shed together resync together: they share the pieces of one tail.

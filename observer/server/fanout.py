@@ -15,7 +15,7 @@ import asyncio
 import time
 
 from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
-from observer.server.pty_reader import SMALL_BATCH, batch_interval
+from observer.server.pty_reader import BATCH_INTERVAL, SMALL_BATCH, batch_interval
 
 
 class Fanout:
@@ -47,7 +47,11 @@ class Fanout:
         self._chunks.append(data)
         if self._timer is not None:
             return
-        wait = self._last_flush + batch_interval(len(self._clients)) - time.monotonic()
+        interval = batch_interval(len(self._clients))
+        if interval <= BATCH_INTERVAL:  # the reader batches that much already: no timer
+            self.flush()
+            return
+        wait = self._last_flush + interval - time.monotonic()
         if wait > 0 and self._last_size >= SMALL_BATCH:
             self._timer = self._loop.call_later(wait, self.flush)
         else:

@@ -120,15 +120,23 @@ async def test_streaming_output_is_collected_into_one_frame_per_batch_interval()
 
 
 async def test_a_flush_sends_what_was_collected_before_anything_else_is_sent() -> None:
-    client = Recorder()
-    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, client)])
+    clients = [Recorder() for _ in range(100)]
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
     fanout.add(b"x" * 4096)
     fanout.add(b"y" * 10)
-    assert client.messages == [b"x" * 4096]
+    assert clients[0].messages == [b"x" * 4096]
     fanout.flush()  # e.g. before a resize frame or a client's snapshot
-    assert client.messages == [b"x" * 4096, b"y" * 10]
-    await asyncio.sleep(batch_interval(1) * 3)
-    assert client.messages == [b"x" * 4096, b"y" * 10]
+    assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
+    await asyncio.sleep(batch_interval(100) * 3)
+    assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
+
+
+async def test_a_few_clients_get_each_batch_of_the_reader_as_it_comes() -> None:
+    clients = [Recorder() for _ in range(10)]
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
+    for _ in range(3):
+        fanout.add(b"x" * 4096)
+    assert all(c.messages == [b"x" * 4096] * 3 for c in clients)
 
 
 async def test_without_clients_no_output_is_kept_for_them() -> None:

@@ -82,13 +82,14 @@ def build_source(
         mode="control" if control else "watch",
         api_version=profile.api_version,
     )
+    token_error: TokenStoreError | None = None
     try:
         token = TokenStore().get(profile.url)
-    except TokenStoreError:
-        # No usable keyring: try without a token (loopback endpoints may not need one); an
-        # endpoint that does answers 403, and that error says how to store a token.
-        token = None
-    connection = Connection(settings, token)
+    except TokenStoreError as error:
+        # No usable keyring: try without a token (loopback endpoints may not need one); if the
+        # endpoint answers 403, the failure is this error, which names the fixes.
+        token, token_error = None, error
+    connection = Connection(settings, token, token_error=token_error)
     label = f"{connection.endpoint.origin} · {profile.identifier}"
     return ConnectionSource(connection, label=label, record=record)
 

@@ -70,6 +70,8 @@ class Connection:
     Args:
         settings: where and how to connect.
         token: the bearer token (``None``: connect without ``Authorization``).
+        token_error: why no token could be read (the keyring's error); it becomes the failure
+            when the endpoint answers 401/403, instead of advice to log in.
         rand: randomness for backoff jitter; ``clock``: monotonic seconds; ``sleep``: async sleep.
     """
 
@@ -78,6 +80,7 @@ class Connection:
         settings: ConnectionSettings,
         token: Secret | None = None,
         *,
+        token_error: Exception | None = None,
         rand: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Any] = asyncio.sleep,
@@ -86,6 +89,7 @@ class Connection:
         self.settings = settings
         self.endpoint = parse_endpoint(settings.url)
         self._token = token
+        self._token_error = token_error
         self._clock, self._sleep, self._now = clock, sleep, now
         self._backoff = Backoff(settings.initial_delay, settings.max_delay, rand)
         self._want_control = settings.mode == "control"
@@ -244,7 +248,13 @@ class Connection:
         failure = describe_failure(
             error, self.endpoint, self.settings.identifier, self._token is not None
         )
-        if failure.status in (401, 403):
+        if failure.status in (401, 403) and self._token is None and self._token_error is not None:
+            # The endpoint needs a token and the keyring could not give one: "log in" would fail
+            # the same way, so say what is wrong with the keyring and how to fix it.
+            failure = ConnectionFailed(
+                str(self._token_error), retryable=False, status=failure.status
+            )
+        elif failure.status in (401, 403):
             try:  # a token that expired during a long session: say so rather than "rejected"
                 check_token(self.endpoint, self._token, self.settings, self._now())
             except ConnectionFailed as better:

@@ -164,7 +164,7 @@ def finished(app: ObserverApp) -> bool:
 
 
 SERVER = r"""
-import asyncio, sys
+import asyncio, signal, sys
 from observer.server import Server
 from observer.tokens import Authenticator, TokenStore
 
@@ -179,7 +179,10 @@ async def main():
     )
     await server.start()
     print(server.port, flush=True)
-    await asyncio.Event().wait()
+    stop = asyncio.Event()  # SIGTERM ends the agent too (its process group), then the server
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    await stop.wait()
+    await server.stop()
 
 asyncio.run(main())
 """

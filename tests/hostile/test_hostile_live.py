@@ -51,13 +51,17 @@ def server_replies(agent: HostileAgent) -> bytes:
 
 
 async def repaint_everything(pilot: Pilot[int]) -> None:
-    """Resize the host terminal so the whole final screen is painted for it (and checked).
+    """The final screen reaches the host by row repaints alone, and again after a host resize.
 
-    Row-level repaints alone do not reach the host once the screen has scrollback (a known
-    ``TerminalView`` bug, see docs/proof.md); this suite checks what is painted, not that.
+    The first wait proves the view's own row updates are painted for the host once the screen
+    has scrollback; the resize then repaints every row (all of it is checked for foreign bytes).
     """
-    await pilot.resize_terminal(APP_SIZE[0] + 1, APP_SIZE[1])
     await until(lambda: "END-OF-HOSTILE" in host_output(), "the final screen on the host")
+    painted = len(host_output())
+    await pilot.resize_terminal(APP_SIZE[0] + 1, APP_SIZE[1])
+    await until(
+        lambda: "END-OF-HOSTILE" in host_output()[painted:], "the repaint after a host resize"
+    )
 
 
 async def assert_the_remote_size_is_kept(app: ObserverApp, agent: HostileAgent) -> None:

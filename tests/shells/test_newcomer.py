@@ -226,12 +226,16 @@ async def test_no_token_and_no_keyring_names_the_fixes(tmp_path: Path, server: S
     assert "keyring" in line and "OBSERVER_TOKEN" in line
 
 
-async def test_watching_without_a_token_says_to_log_in(tmp_path: Path, server: Server) -> None:
-    """The TUI tries endpoints that need no token even without a keyring; this one needs one."""
+async def test_watching_without_a_token_and_no_keyring_names_the_fixes(
+    tmp_path: Path, server: Server
+) -> None:
+    """The TUI tries endpoints that need no token even without a keyring; this one needs one,
+    and logging in would fail the same way: the line says what to fix instead."""
     url = f"ws://127.0.0.1:{server.port}"
     code, err = await observer_async(tmp_path, "watch", url, "--identifier", "agent")
     line = one_clear_line(code, err)
-    assert line == f"observer: {url} requires a token — run `observer auth login {url}`"
+    assert "keyring" in line and "OBSERVER_TOKEN" in line
+    assert "auth login" not in line
 
 
 async def test_an_unknown_identifier_says_to_check_it(tmp_path: Path, server: Server) -> None:

@@ -29,6 +29,7 @@ Entry = tuple[Message, bytes | None]
 MAX_BATCH = 256 * 1024
 """Consecutive output chunks are sent as one binary frame of at most this many bytes."""
 RESYNC_RETRY = 0.05
+"""Seconds after which a client refused a snapshot during a flood asks again."""
 FANOUT_SHARE = 0.1
 """Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
@@ -112,7 +113,7 @@ class Client:
         connection: the client's protocol state (role, control mode).
         limit: queued bytes beyond which the backlog is dropped.
         resync: called (synchronously) when the client drained after overflowing; it queues a
-            snapshot and returns True, or returns False to be asked again a little later.
+            snapshot and returns 0.0, or returns the seconds after which to ask again.
     """
 
     def __init__(
@@ -120,7 +121,7 @@ class Client:
         socket: Socket,
         connection: ServerConnection,
         limit: int,
-        resync: Callable[[Client], bool],
+        resync: Callable[[Client], float],
     ) -> None:
         self.socket = socket
         self.connection = connection
@@ -222,8 +223,15 @@ class Client:
                 # low-water mark) does the client read again: a snapshot queued earlier would
                 # sit there, and age. Then queue the snapshot and what followed it in one
                 # synchronous step, so nothing slips between.
-                if self.socket.paused or not self._resync(self):
-                    await asyncio.sleep(RESYNC_RETRY)
+                if self.socket.paused:
+                    # Woken by the transport when it takes writes again (or the connection is
+                    # lost), not by polling: a hundred shed watchers would otherwise wake
+                    # thousands of times a second.
+                    await self.socket.drain()
+                    continue
+                wait = self._resync(self)
+                if wait > 0:
+                    await asyncio.sleep(wait)
                     continue
                 self.overflowed = False
             if not self._queue:

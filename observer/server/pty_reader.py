@@ -4,10 +4,10 @@ A Linux PTY buffers only about 20 KiB of output. Read from the event loop, the a
 whenever one loop iteration takes long, and with 100 watchers an iteration (100 socket sends)
 takes milliseconds. This thread spends its life in ``poll``/``read`` (both release the GIL),
 collects what it read and hands it to the loop in one callback per batch (small output such as
-an echo at once; while output streams, at most one batch every :attr:`PtyReader.interval`, which
-the session lengthens with the number of clients: the fan-out costs per batch and per client,
-not per byte, so larger batches under load keep the loop's share of the CPU, and of the GIL the
-thread needs after each read, small). The loop takes the batch whenever it
+an echo at once; while output streams, at most one batch every :attr:`PtyReader.interval`,
+2 ms: the model gets it that soon whatever the audience, while clients get their output in
+batches that grow with their number, :func:`batch_interval`, see :mod:`observer.server.fanout`).
+The loop takes the batch whenever it
 gets to it; the thread keeps reading meanwhile, up to ``limit`` bytes not yet
 taken (then it pauses; the session sets that to its model's backlog, so a loop busy with many
 clients never lets the model fall further behind than the ring holds). Each time the PTY is
@@ -33,7 +33,8 @@ SMALL_BATCH = 2048
 
 
 def batch_interval(clients: int) -> float:
-    """How long a streaming batch may collect before it goes to ``clients`` clients."""
+    """How long streaming output may collect before it goes to ``clients`` clients (the
+    fan-out costs per frame and per client, not per byte)."""
     return min(MAX_INTERVAL, max(BATCH_INTERVAL, clients * PER_CLIENT_INTERVAL))
 
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from collections.abc import Mapping, Sequence
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
+from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client, wire_frame
+from observer.server.fanout import Fanout
 from observer.server.model_feed import ModelFeed, ScreenModel
 from observer.server.pty_process import PtyProcess
-from observer.server.pty_reader import PtyReader, batch_interval
+from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
 
@@ -30,6 +32,8 @@ log = logging.getLogger("observer.server")
 MODEL_BACKLOG = 256 * 1024
 INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
+TICK_SLACK = 0.001
+"""A timer may fire a hair early: waking after the tick makes sure the interval has passed."""
 
 
 class TerminalSession:
@@ -53,12 +57,11 @@ class TerminalSession:
         self.exited = False
         self._input = bytearray()
         self._writing = False
-        self.fanout = FanoutBudget()
         self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
         self._snapshot_frame: tuple[str, bytes] | None = None
-        self.fanout_cpu = 0.0
-        """CPU seconds spent writing output to clients (the shared path; see ``clients.py``)."""
         self._loop = asyncio.get_running_loop()
+        self.fanout = Fanout(self._loop, self.clients)
+        """Output to clients, in batches of its own (the model gets it as soon as it is read)."""
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
         self._reading = True
         backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
@@ -83,21 +86,8 @@ class TerminalSession:
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
-        # CPU time of this thread, not wall time: waiting for the GIL or for a core on a busy
-        # machine is not the fan-out's cost.
-        if self.clients:
-            began = time.thread_time()
-            for start in range(0, len(data), MAX_BATCH):
-                piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
-                frame = wire_frame(piece)  # built once, written to every client that keeps up
-                for client in self.clients:
-                    client.deliver(piece, frame)
-            spent = time.thread_time() - began
-            self.fanout_cpu += spent
-            if self.fanout.spend(spent):
-                for client in self.clients:
-                    client.shed_backlog()
         self.feed.add(data)
+        self.fanout.add(data)
 
     @property
     def model_offset(self) -> int:
@@ -126,6 +116,7 @@ class TerminalSession:
 
     def broadcast(self, frame: frames.ServerFrame) -> None:
         """Queue ``frame`` for every client, in stream order."""
+        self.fanout.flush()
         message = frames.encode(frame)
         wire = wire_frame(message)
         for client in self.clients:
@@ -133,11 +124,14 @@ class TerminalSession:
 
     def broadcast_control(self) -> None:
         """Tell every client who holds control, each from its own point of view."""
+        self.fanout.flush()
         for client in self.clients:
             client.push(frames.encode(frames.Control(client.connection.holder)))
 
     def join(self, client: Client, since: int | None, granted: bool) -> None:
         """Queue ``hello`` and the start of the stream for a new client, then add it."""
+        # Output collected for the others precedes this client's start (the ring's end).
+        self.fanout.flush()
         resume = since is not None and self.ring.holds(since)
         if not resume:
             # The snapshot that follows is taken once the model has parsed its backlog: hello
@@ -162,18 +156,19 @@ class TerminalSession:
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
         self.clients.append(client)
-        self._reader.interval = batch_interval(len(self.clients))
         self.broadcast(frames.Presence(len(self.clients)))
 
     def leave(self, client: Client) -> None:
         """Forget a client that went away and tell the others how many remain."""
         if client in self.clients:
+            self.fanout.flush()
             self.clients.remove(client)
-            self._reader.interval = batch_interval(len(self.clients))
             self.broadcast(frames.Presence(len(self.clients)))
 
     def resync(self, client: Client) -> None:
         """Drop ``client``'s backlog and queue a snapshot plus the bytes after it."""
+        # Output collected but not yet sent precedes the snapshot: it must not follow it.
+        self.fanout.flush()
         client.drop_backlog()
         self._queue_snapshot(client)
 
@@ -190,16 +185,28 @@ class TerminalSession:
         client.push_unbounded(message, self._snapshot_frame[1])
         self._queue_bytes(client, self.model_offset)
 
-    def resync_after_overflow(self, client: Client) -> bool:
+    def resync_after_overflow(self, client: Client) -> float:
         """A client drained after overflowing: snapshot, then who holds control and who watches.
 
-        During a flood (the reader waits for the model) or after the fan-out went over its budget, a client
-        that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would be followed by up to :attr:`model_backlog` bytes it would
-        again fall behind on. Returns False when it must wait.
+        During a flood (the reader waits for the model) or after the fan-out went over its
+        budget, a client that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would
+        be followed by up to :attr:`model_backlog` bytes it would again fall behind on.
+
+        Returns:
+            0.0 once the snapshot is queued, else the seconds to wait before asking again: a
+            shed client waits out its interval (nothing ends it sooner), any other one asks
+            again soon (the flood may end meanwhile).
         """
         now = time.monotonic()
-        if (self.feed.flooding or client.shed) and now - client.last_resync < RESYNC_INTERVAL:
-            return False
+        wait = client.last_resync + RESYNC_INTERVAL - now
+        if wait > 0 and client.shed:
+            # Shed clients resync on the same ticks (multiples of the interval), so that they
+            # share one snapshot: resyncing each at its own moment, a hundred of them cost a
+            # hundred repaints (`to_ansi`) a second, as much CPU as the fan-out they replace.
+            tick = math.ceil((client.last_resync + RESYNC_INTERVAL) / RESYNC_INTERVAL)
+            return max(tick * RESYNC_INTERVAL - now, wait) + TICK_SLACK
+        if wait > 0 and self.feed.flooding:
+            return RESYNC_RETRY
         client.last_resync = now
         client.shed = False
         self.resync(client)
@@ -207,7 +214,7 @@ class TerminalSession:
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
-        return True
+        return 0.0
 
     def _queue_bytes(self, client: Client, offset: int) -> None:
         # Clients shed together resync together: they share the pieces of one tail.
@@ -270,6 +277,6 @@ class TerminalSession:
             self.ring.end,
             self.feed.offset,
             self.feed.cpu,
-            self.fanout_cpu,
-            self.fanout.exceeded,
+            self.fanout.cpu,
+            self.fanout.budget.exceeded,
         )

@@ -127,7 +127,7 @@ async def test_watchers_shed_by_the_fan_out_budget_get_snapshots_and_the_right_s
     go = tmp_path / "go"
     async with running_server([PY, "-c", PROGRAM, str(go)], size=(100, 30)) as server:
         session = server.sessions["default"]
-        session.fanout = FanoutBudget(share=0.0)
+        session.fanout.budget = FanoutBudget(share=0.0)
         async with watchers(server, 5) as clients:
             go.touch()
             await wait_for(lambda: session.exited, timeout=30)

@@ -1,6 +1,9 @@
-"""The fan-out's pure parts: the shared wire frame, the time budget, the batch interval."""
+"""The fan-out's parts: the shared wire frame, the time budget, the batches sent to clients."""
 
 from __future__ import annotations
+
+import asyncio
+from typing import cast
 
 import pytest
 from websockets.frames import BINARY as OP_BINARY
@@ -8,7 +11,8 @@ from websockets.frames import TEXT as OP_TEXT
 from websockets.frames import Frame
 from websockets.streams import StreamReader
 
-from observer.server.clients import FanoutBudget, wire_frame
+from observer.server.clients import Client, FanoutBudget, wire_frame
+from observer.server.fanout import Fanout
 from observer.server.pty_reader import BATCH_INTERVAL, MAX_INTERVAL, batch_interval
 
 
@@ -80,3 +84,66 @@ def test_streaming_batches_grow_with_the_watchers_but_never_past_a_display_frame
     assert batch_interval(0) == batch_interval(1) == BATCH_INTERVAL
     assert batch_interval(10) < batch_interval(100)
     assert batch_interval(10_000) == MAX_INTERVAL <= 1 / 60
+
+
+class Recorder:
+    """Stands in for a :class:`~observer.server.clients.Client`: records what it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[bytes] = []
+
+    def deliver(self, message: bytes, frame: bytes) -> None:
+        assert frame == wire_frame(message)
+        self.messages.append(message)
+
+    def shed_backlog(self) -> None:  # pragma: no cover - the budget is not exceeded here
+        raise AssertionError("shed")
+
+
+async def test_small_output_such_as_an_echo_goes_to_the_clients_at_once() -> None:
+    client = Recorder()
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, client)])
+    fanout.add(b"a")
+    fanout.add(b"b")
+    assert client.messages == [b"a", b"b"]
+
+
+async def test_streaming_output_is_collected_into_one_frame_per_batch_interval() -> None:
+    clients = [Recorder() for _ in range(100)]
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
+    fanout.add(b"x" * 4096)  # the first batch goes at once
+    for _ in range(10):
+        fanout.add(b"y" * 4096)  # the next ones wait for the interval
+    assert all(c.messages == [b"x" * 4096] for c in clients)
+    await asyncio.sleep(batch_interval(100) * 3)
+    assert all(c.messages == [b"x" * 4096, b"y" * 40960] for c in clients)
+
+
+async def test_a_flush_sends_what_was_collected_before_anything_else_is_sent() -> None:
+    clients = [Recorder() for _ in range(100)]
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
+    fanout.add(b"x" * 4096)
+    fanout.add(b"y" * 10)
+    assert clients[0].messages == [b"x" * 4096]
+    fanout.flush()  # e.g. before a resize frame or a client's snapshot
+    assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
+    await asyncio.sleep(batch_interval(100) * 3)
+    assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
+
+
+async def test_a_few_clients_get_each_batch_of_the_reader_as_it_comes() -> None:
+    clients = [Recorder() for _ in range(10)]
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
+    for _ in range(3):
+        fanout.add(b"x" * 4096)
+    assert all(c.messages == [b"x" * 4096] * 3 for c in clients)
+
+
+async def test_without_clients_no_output_is_kept_for_them() -> None:
+    clients: list[Client] = []
+    fanout = Fanout(asyncio.get_running_loop(), clients)
+    fanout.add(b"x" * 4096)
+    client = Recorder()
+    clients.append(cast(Client, client))
+    fanout.flush()
+    assert client.messages == []

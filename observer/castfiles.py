@@ -11,10 +11,30 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import IO, Any
 
 from observer.asciicast import CastReader
 from observer.asciicast.spans import LineSpans
 from observer.errors import UsageError
+
+
+def open_recording(name: str, *, binary: bool) -> IO[Any]:
+    """Open a recording file (bytes, or text decoded leniently); the caller closes it.
+
+    Raises:
+        UsageError: The file does not exist, is a folder or cannot be read (one line each).
+    """
+    try:
+        if binary:
+            return open(name, "rb")
+        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
+        return open(name, encoding="utf-8", errors="replace", newline="\n")
+    except FileNotFoundError:
+        raise UsageError(f"{name} does not exist — check the file name") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name} is a folder — give a recording file") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
 
 
 @contextmanager
@@ -26,15 +46,7 @@ def open_cast(path: str | os.PathLike[str], *, lenient: bool = False) -> Iterato
         CastFormatError: The header is damaged (events raise it lazily, with their line).
     """
     name = os.fspath(path)
-    try:
-        # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
-        stream = open(name, encoding="utf-8", errors="replace", newline="\n")  # noqa: SIM115
-    except FileNotFoundError:
-        raise UsageError(f"{name} does not exist — check the file name") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder — give a recording file") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+    stream = open_recording(name, binary=False)
     with stream:
         yield CastReader(stream, path=name, lenient=lenient)
 
@@ -115,14 +127,7 @@ def open_cast_spans(
         CastFormatError: The header is damaged (events raise it lazily, with their line).
     """
     name = os.fspath(path)
-    try:
-        stream = open(name, "rb")  # noqa: SIM115  (closed by the with block below)
-    except FileNotFoundError:
-        raise UsageError(f"{name} does not exist — check the file name") from None
-    except IsADirectoryError:
-        raise UsageError(f"{name} is a folder — give a recording file") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+    stream = open_recording(name, binary=True)
     with stream:
         spans = LineSpans(stream)
         reader = CastReader(spans, path=name, lenient=lenient)

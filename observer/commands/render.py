@@ -129,22 +129,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _looks_like_asciicast(path: str) -> bool:
     """An asciicast file starts with ``{`` (a JSON header); raw terminal output practically never."""
-    from observer.errors import UsageError
+    from observer.castfiles import open_recording
 
     if path == STDIN:
         # peek() looks at the first bytes without consuming them, so the reader still gets them.
         peek = getattr(sys.stdin.buffer, "peek", None)
         start = bytes(peek(4096)[:4096]) if peek is not None else b"{"
         return start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
-    try:
-        with open(path, "rb") as stream:
-            start = stream.read(4096)
-    except FileNotFoundError:
-        raise UsageError(f"{path} does not exist — check the file name") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path} is a folder — give a recording file") from None
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror} — check its permissions") from None
+    with open_recording(path, binary=True) as stream:
+        start = bytes(stream.read(4096))
     return start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
 
 

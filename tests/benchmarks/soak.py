@@ -343,7 +343,7 @@ def _wait_for_port(port: int, timeout: float = 30) -> None:
 
 
 def main(argv: Any = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--minutes", type=float, default=3.0)
     parser.add_argument("--gigabytes", type=float, default=0.1)
     parser.add_argument(

@@ -28,8 +28,6 @@ examples:
 """
 
 FORMATS = ("txt",)
-TAKEOVER_STARTED = "takeover started"
-TAKEOVER_ENDED = "takeover ended"
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -94,7 +92,8 @@ def screen_block(model: TerminalModel) -> str:
 def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
     """Replay the file once; return its header, the transcript and the damaged lines skipped."""
     from observer.asciicast import EXIT, INPUT, MARKER, OUTPUT, RESIZE, parse_size
-    from observer.recording import open_cast
+    from observer.asciicast.markers import MarkerKind, kind_of
+    from observer.castfiles import open_cast
     from observer.replay import new_model
 
     result = Transcript()
@@ -114,10 +113,10 @@ def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
                 result.exit_status = event.data
             elif event.code == MARKER:
                 result.markers += 1
-                if event.data == TAKEOVER_STARTED and current is None:
+                if kind_of(event.data) is MarkerKind.TAKEOVER_START and current is None:
                     current = Takeover(event.time)
                     result.takeovers.append(current)
-                elif event.data == TAKEOVER_ENDED and current is not None:
+                elif kind_of(event.data) is MarkerKind.TAKEOVER_END and current is not None:
                     current.end, current = event.time, None
                 title = f"marker {shown(event.data)!r}" if event.data else "marker"
                 result.sections.append(f"── {clock(event.time)} {title} ──\n{screen_block(model)}")

@@ -165,7 +165,7 @@ def _play_cast(
 @contextmanager
 def _open_recording(path: str, lenient: bool) -> Iterator[CastReader]:
     from observer.asciicast import CastReader
-    from observer.recording import open_cast
+    from observer.castfiles import open_cast
 
     if path != STDIN:
         with open_cast(path, lenient=lenient) as reader:

@@ -49,9 +49,9 @@ def run(args: argparse.Namespace) -> int:
     """Open the replay app; return its exit status."""
     from observer.app.screens.replay import ReplayScreen
     from observer.app.screens.replay_app import ReplayApp
+    from observer.castfiles import open_cast
     from observer.config import config_dir, load_config
     from observer.errors import UsageError
-    from observer.recording import open_cast
     from observer.rendering import Palette
 
     if not 0.25 <= args.speed <= 16:

@@ -22,8 +22,6 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from observer.app.app import ObserverApp
-from observer.app.session import LiveSession
-from observer.app.source import ScriptedSource
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
 from observer.asciicast import Header, cap_idle
@@ -42,6 +40,7 @@ from observer.replay import (
     preceding,
     previous_marker,
 )
+from observer.terminal import TerminalModel
 
 FRAME = 1 / 30
 BATCH = 2000
@@ -109,8 +108,7 @@ class ReplayScreen(Screen[None]):
         self.player = Player(self.timeline, self.index)
         self.clock = PlaybackClock(speed=speed)
         self.autoplay = autoplay
-        self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
-        self.session.model = self.player.model
+        self.session = _PlayerScreen(self.player)
         self.matches: list[Match] = []
         self.query_text = ""
         self.searching = False
@@ -403,3 +401,24 @@ class ReplayScreen(Screen[None]):
 
 def _monotonic() -> float:
     return time.monotonic()
+
+
+class _PlayerScreen:
+    """The player's model as a view's source (the replay screen marks rows dirty itself)."""
+
+    behind = False
+    in_control = False
+
+    def __init__(self, player: Player) -> None:
+        self._player = player
+
+    @property
+    def model(self) -> TerminalModel:
+        """The model the player feeds."""
+        return self._player.model
+
+    def subscribe(self, listener: object) -> None:
+        """Nothing to subscribe to: the screen repaints after each step itself."""
+
+    def unsubscribe(self, listener: object) -> None:
+        """See :meth:`subscribe`."""

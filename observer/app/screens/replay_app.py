@@ -11,7 +11,7 @@ from textual import events
 
 from observer.app.app import ObserverApp
 from observer.app.screens.replay import ReplayScreen
-from observer.recording import open_cast
+from observer.castfiles import open_cast
 from observer.rendering import Palette
 
 if TYPE_CHECKING:

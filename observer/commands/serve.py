@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import re
 import sys
 from pathlib import Path
@@ -168,6 +167,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
     from observer.errors import UsageError
     from observer.tokens import Authenticator, JwtVerifier, TokenStore
+    from observer.transport.safety import loopback_addresses
 
     store = TokenStore.load(args.tokens) if args.tokens is not None else None
     verifier = None
@@ -194,7 +194,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
                 "no way to authenticate observers — pass --tokens FILE (create it "
                 "with `observer token issue control --file FILE`) or --jwt-public-key"
             )
-        if not _is_loopback(host):
+        if not loopback_addresses(host):
             raise UsageError(
                 "--insecure-no-auth only works with a loopback --listen address "
                 "— use --tokens to listen on other interfaces"
@@ -232,15 +232,6 @@ def parse_size(text: str) -> tuple[int, int]:
     if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
         raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
     return int(match.group(1)), int(match.group(2))
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_host(host: str) -> str:

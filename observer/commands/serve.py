@@ -16,6 +16,10 @@ control token, take over its keyboard, over one WebSocket per observer (protocol
 The server keeps no secret: --tokens names a file of token digests (create entries with
 `observer token issue`), --jwt-public-key a public key. Without either it refuses to start, unless
 it listens on loopback and you pass --insecure-no-auth.
+
+The program gets the server's environment without the variables observer reads secrets from
+(OBSERVER_TOKEN, KEYRING_PROPERTY_*): name one with --pass-env to give it anyway, or set what the
+program needs in the command itself (`-- env NAME=value my-agent`).
 """
 EPILOG = """\
 examples:
@@ -78,6 +82,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="browser Origin allowed to connect (repeatable; default: none)",
     )
     parser.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="give the program this variable even if observer reads a secret from it "
+        "(OBSERVER_TOKEN, KEYRING_PROPERTY_*; they are removed otherwise; repeatable)",
+    )
+    parser.add_argument(
         "--insecure-no-auth",
         action="store_true",
         help="admit everybody with control; only with a loopback --listen",
@@ -125,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         "create_on_connect": args.create_on_connect,
         "size": (cols, rows),
         "allowed_origins": args.allow_origin,
+        "pass_env": args.pass_env,
         "compression": args.compress,
     }
     return asyncio.run(_serve(command, options))

@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+import os
+from collections.abc import Callable, Collection, Mapping, Sequence
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server as WebSocketServer
@@ -39,6 +40,7 @@ from observer.protocol.arbiter import (
 )
 from observer.server.admission import Admission, Refusal, admit
 from observer.server.clients import Client
+from observer.server.environment import agent_environment
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.tokens import Authenticator
@@ -76,7 +78,9 @@ class Server:
         client_queue: bytes queued for one client before its backlog is dropped.
         max_connections: simultaneous clients over all sessions; more get 503.
         max_sessions: sessions ``create_on_connect`` may start.
-        env: environment for the command (default: the server's).
+        env: environment for the command (default: the server's), always without the variables
+            observer reads secrets from (:mod:`observer.server.environment`)...
+        pass_env: ...except these, passed on purpose.
         compression: negotiate permessage-deflate (costs CPU per watcher on the sandbox).
         model_factory: builds the server's terminal model (default: :class:`TerminalModel`).
     """
@@ -98,6 +102,7 @@ class Server:
         max_connections: int = 256,
         max_sessions: int = 64,
         env: Mapping[str, str] | None = None,
+        pass_env: Collection[str] = (),
         compression: bool = False,
         model_factory: Callable[[int, int], ScreenModel] = _default_model,
     ) -> None:
@@ -117,7 +122,7 @@ class Server:
         self.client_queue = client_queue
         self.max_connections = max_connections
         self.max_sessions = max_sessions
-        self.env = env
+        self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
         self.model_factory = model_factory
         self.sessions: dict[str, TerminalSession] = {}

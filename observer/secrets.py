@@ -121,7 +121,7 @@ def inspect_token(
     """Decode ``token`` as a JWT without verifying it, for warnings; opaque tokens say so."""
     try:
         import jwt
-    except ImportError:  # the optional extra observer[jwt] is not installed
+    except ImportError:  # the optional extra observer-tty[jwt] is not installed
         return TokenInfo(origin, source, "opaque")
     try:
         claims = jwt.decode(token.reveal(), options={"verify_signature": False})

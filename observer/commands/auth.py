@@ -96,6 +96,7 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
     from observer.secrets import Secret, inspect_token
 
     origin = normalize_origin(url)
+    store.backend()  # a keyring that cannot store says so before the user pastes the token
     if from_stdin:
         token = sys.stdin.readline().strip()
     else:

@@ -204,15 +204,38 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         await running.stop()
 
 
+def watch_args(command: str, url: str) -> list[str]:
+    return [command, url, "--identifier", "agent"] + (
+        ["-o", "x.cast"] if command == "record" else []
+    )
+
+
 @pytest.mark.parametrize("command", ["record", "watch"])
-async def test_a_wrong_token_says_to_log_in_again(
+async def test_a_wrong_observer_token_says_to_fix_or_unset_it(
+    tmp_path: Path, server: Server, command: str
+) -> None:
+    """Logging in again would change nothing: OBSERVER_TOKEN overrides the keyring."""
+    url = f"ws://127.0.0.1:{server.port}"
+    args = watch_args(command, url)
+    code, err = await observer_async(tmp_path, *args, OBSERVER_TOKEN="not-" + TOKEN)
+    line = one_clear_line(code, err)
+    assert line == (
+        f"observer: the endpoint rejected the token for {url} — "
+        "fix or unset OBSERVER_TOKEN (it overrides the keyring for every endpoint)"
+    )
+
+
+@pytest.mark.parametrize("command", ["record", "watch"])
+async def test_a_wrong_keyring_token_says_to_log_in_again(
     tmp_path: Path, server: Server, command: str
 ) -> None:
     url = f"ws://127.0.0.1:{server.port}"
-    args = [command, url, "--identifier", "agent"] + (
-        ["-o", "x.cast"] if command == "record" else []
+    keyring = {"PYTHON_KEYRING_BACKEND": "keyrings.alt.file.PlaintextKeyring"}
+    stored = observer(
+        tmp_path, "auth", "login", url, "--token-stdin", stdin="not-" + TOKEN, **keyring
     )
-    code, err = await observer_async(tmp_path, *args, OBSERVER_TOKEN="not-" + TOKEN)
+    assert stored.returncode == 0, stored.stderr
+    code, err = await observer_async(tmp_path, *watch_args(command, url), **keyring)
     line = one_clear_line(code, err)
     assert line == (
         f"observer: the endpoint rejected the token for {url} — run `observer auth login {url}`"

@@ -91,17 +91,17 @@ def test_the_installed_wheel_runs_the_observer_command_and_finds_its_themes(
         capture_output=True,
         timeout=120,
     )
-    run = {"capture_output": True, "text": True, "cwd": tmp_path, "timeout": 60}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "OBSERVER_CONFIG_DIR": str(tmp_path)}
+    run = {"capture_output": True, "text": True, "cwd": tmp_path, "timeout": 60, "env": env}
     helped = subprocess.run([venv / "bin" / "observer", "--help"], **run)  # type: ignore[call-overload]
     assert helped.returncode == 0 and "usage: observer" in helped.stdout
-    code = (
-        "import importlib.metadata as m, observer.themes as t;"
-        f"print(m.version({DISTRIBUTION!r}));"
-        "print(t.__file__); print(' '.join(sorted(t.load_themes()[0])))"
-    )
+    listed = subprocess.run([venv / "bin" / "observer", "config", "themes"], **run)  # type: ignore[call-overload]
+    assert listed.returncode == 0, listed.stderr
+    themes = {line.split()[0] for line in listed.stdout.splitlines() if not line.startswith("#")}
+    assert {"observer-dark", "observer-light", "dracula", "nord"} <= themes
+    code = f"import importlib.metadata as m, observer; print(m.version({DISTRIBUTION!r}), observer.__file__)"
     shown = subprocess.run([python, "-I", "-c", code], **run)  # type: ignore[call-overload]
     assert shown.returncode == 0, shown.stderr
-    version, location, themes = shown.stdout.splitlines()
+    version, location = shown.stdout.split()
     assert version == __import__("observer").__version__
-    assert location.startswith(str(venv)), "the theme loader must come from the installed wheel"
-    assert {"observer-dark", "observer-light", "dracula", "nord"} <= set(themes.split())
+    assert location.startswith(str(venv)), "the package must come from the installed wheel"

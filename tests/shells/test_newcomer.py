@@ -29,7 +29,7 @@ COMMANDS = sorted(
     p.stem for p in (ROOT / "observer" / "commands").glob("*.py") if not p.stem.startswith("_")
 )
 SUBCOMMANDS = [("auth", "login"), ("auth", "logout"), ("auth", "status"), ("auth", "list")]
-SUBCOMMANDS += [("token", "issue")]
+SUBCOMMANDS += [("token", "issue"), ("config", "show"), ("config", "add"), ("config", "themes")]
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|.)")
 
 
@@ -191,6 +191,17 @@ def test_every_failure_a_user_causes_is_one_clear_line(
     line = one_clear_line(result.returncode, result.stderr)
     assert says.replace("{port}", port) in line
     assert TOKEN not in result.stdout + result.stderr
+
+
+def test_a_profile_added_with_config_add_is_what_watch_connects_to(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    added = observer(tmp_path, "config", "add", "my-agent", url, "--identifier", "a")
+    assert added.returncode == 0, added.stderr
+    assert (tmp_path / "config" / "observer" / "config.toml").is_file()
+    result = observer(tmp_path, "watch", "my-agent", OBSERVER_TOKEN=TOKEN)
+    line = one_clear_line(result.returncode, result.stderr)
+    assert f"refused the connection — is the server running on port {port}?" in line
 
 
 @pytest.fixture

@@ -50,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--jwt-public-key",
         type=Path,
         metavar="PEM",
-        help="accept JWTs signed by this public key (needs observer[jwt])",
+        help="accept JWTs signed by this public key (needs observer-tty[jwt])",
     )
     parser.add_argument("--jwt-audience", metavar="AUD", help="required JWT audience")
     parser.add_argument("--jwt-issuer", metavar="ISS", help="required JWT issuer")

@@ -12,7 +12,7 @@ from typing import Any
 
 from observer.endpoints import Endpoint
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret, inspect_token
+from observer.secrets import Secret, inspect_token, token_advice
 from observer.transport.settings import ConnectionSettings
 
 Resolver = Callable[[str], Sequence[str]]
@@ -93,14 +93,14 @@ def check_token(
     if info.expired(now):
         raise ConnectionFailed(
             f"the token for {origin} expired ({info.describe(now)}) — "
-            f"run `observer auth login {origin}` with a fresh token",
+            + token_advice(origin, "a fresh token"),
             retryable=False,
         )
     if settings.audience and info.kind == "jwt" and settings.audience not in info.audience:
         named = ", ".join(info.audience) or "no audience"
         raise ConnectionFailed(
             f"the token for {origin} is for {named}, not {settings.audience} — "
-            f"run `observer auth login {origin}` with a token for {settings.audience}",
+            + token_advice(origin, f"a token for {settings.audience}"),
             retryable=False,
         )
 

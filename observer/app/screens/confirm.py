@@ -63,8 +63,9 @@ class ConfirmScreen(ModalScreen[bool]):
     }
     """
 
-    #: Below 16 rows the dialog drops its inner padding: every row goes to the text.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (16, "-tall")]
+    #: Below 16 rows the dialog drops its inner padding: every row goes to the text. (Textual
+    #: declares this ``ClassVar[...] | None``, which mypy reads as an instance variable.)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (16, "-tall")]  # noqa: RUF012
     AUTO_FOCUS = "#yes"
 
     BINDINGS: ClassVar[list[BindingType]] = [

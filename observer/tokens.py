@@ -114,7 +114,7 @@ class JwtVerifier:
             from cryptography.hazmat.primitives import serialization
         except ImportError:
             raise UsageError(
-                "JWT support needs PyJWT — install it with `pip install 'observer[jwt]'`"
+                "JWT support needs PyJWT — install it with `pip install 'observer-tty[jwt]'`"
             ) from None
         try:
             key = serialization.load_pem_public_key(public_key_pem)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import re
 import sys
 from pathlib import Path
@@ -17,6 +16,10 @@ control token, take over its keyboard, over one WebSocket per observer (protocol
 The server keeps no secret: --tokens names a file of token digests (create entries with
 `observer token issue`), --jwt-public-key a public key. Without either it refuses to start, unless
 it listens on loopback and you pass --insecure-no-auth.
+
+The program gets the server's environment without the variables observer reads secrets from
+(OBSERVER_TOKEN, KEYRING_PROPERTY_*): name one with --pass-env to give it anyway, or set what the
+program needs in the command itself (`-- env NAME=value my-agent`).
 """
 EPILOG = """\
 examples:
@@ -47,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--jwt-public-key",
         type=Path,
         metavar="PEM",
-        help="accept JWTs signed by this public key (needs observer[jwt])",
+        help="accept JWTs signed by this public key (needs observer-tty[jwt])",
     )
     parser.add_argument("--jwt-audience", metavar="AUD", help="required JWT audience")
     parser.add_argument("--jwt-issuer", metavar="ISS", help="required JWT issuer")
@@ -77,6 +80,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ORIGIN",
         help="browser Origin allowed to connect (repeatable; default: none)",
+    )
+    parser.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="give the program this variable even if observer reads a secret from it "
+        "(OBSERVER_TOKEN, KEYRING_PROPERTY_*; they are removed otherwise; repeatable)",
     )
     parser.add_argument(
         "--insecure-no-auth",
@@ -126,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         "create_on_connect": args.create_on_connect,
         "size": (cols, rows),
         "allowed_origins": args.allow_origin,
+        "pass_env": args.pass_env,
         "compression": args.compress,
     }
     return asyncio.run(_serve(command, options))
@@ -168,6 +180,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
     from observer.errors import UsageError
     from observer.tokens import Authenticator, JwtVerifier, TokenStore
+    from observer.transport.safety import loopback_addresses
 
     store = TokenStore.load(args.tokens) if args.tokens is not None else None
     verifier = None
@@ -194,7 +207,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
                 "no way to authenticate observers — pass --tokens FILE (create it "
                 "with `observer token issue control --file FILE`) or --jwt-public-key"
             )
-        if not _is_loopback(host):
+        if not loopback_addresses(host):
             raise UsageError(
                 "--insecure-no-auth only works with a loopback --listen address "
                 "— use --tokens to listen on other interfaces"
@@ -232,15 +245,6 @@ def parse_size(text: str) -> tuple[int, int]:
     if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
         raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
     return int(match.group(1)), int(match.group(2))
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_host(host: str) -> str:

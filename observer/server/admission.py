@@ -3,12 +3,14 @@
 Refusals are plain HTTP responses with a short text body, so that any client (curl included)
 shows why: ``403`` ``Unauthenticated`` for a missing or unknown token, ``403`` for a watch-only
 token asking for control or a browser ``Origin`` that is not allowed, ``400`` for a bad request
-(naming what is supported), ``404`` for an unknown identifier, ``503`` when the server is full.
+(naming what is supported; a duplicate ``Authorization`` or ``Origin`` header too), ``404`` for
+an unknown identifier, ``503`` when the server is full.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qsl, urlsplit
@@ -40,6 +42,11 @@ class Refusal:
     body: str
 
 
+def _single(headers: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = headers.get(name, ())
+    return values[0] if values else None
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization is None:
         return None
@@ -50,9 +57,14 @@ def _bearer(authorization: str | None) -> str | None:
     return token
 
 
+SINGLE_HEADERS = ("authorization", "origin")
+"""Headers the server reads one value of: sent twice, which one counts is anybody's guess (a
+proxy may check the first, the server the last), so the request is refused."""
+
+
 def admit(
     path: str,
-    headers: dict[str, str | None],
+    headers: Mapping[str, Sequence[str]],
     *,
     auth: Authenticator | None,
     allowed_origins: frozenset[str],
@@ -61,14 +73,21 @@ def admit(
 
     Args:
         path: the request target (``/?identifier=...``).
-        headers: ``authorization``, ``origin`` and ``sec-websocket-protocol`` (lower-case keys).
+        headers: every value of ``authorization``, ``origin`` and ``sec-websocket-protocol``
+            (lower-case keys; a missing header has no values).
         auth: what accepts tokens; ``None`` admits everybody with control (loopback-only option).
         allowed_origins: browser origins allowed to connect (``Origin`` header); empty: none.
 
     The order of the checks keeps what an unauthenticated caller learns to the minimum: after the
-    ``Origin`` check, nothing but ``Unauthenticated`` until the token is good.
+    duplicate-header and ``Origin`` checks, nothing but ``Unauthenticated`` until the token is
+    good.
     """
-    origin = headers.get("origin")
+    for name in SINGLE_HEADERS:
+        if len(headers.get(name, ())) > 1:
+            return Refusal(
+                HTTPStatus.BAD_REQUEST, f"Duplicate {name.title()} header — send it once"
+            )
+    origin = _single(headers, "origin")
     if origin is not None and origin not in allowed_origins:
         return Refusal(
             HTTPStatus.FORBIDDEN, "Origin not allowed — start the server with --allow-origin"
@@ -77,7 +96,7 @@ def admit(
     if auth is None:
         role: Role | None = "control"
     else:
-        token = _bearer(headers.get("authorization"))
+        token = _bearer(_single(headers, "authorization"))
         role = auth.role_of(token) if token is not None else None
     if role is None:
         return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
@@ -90,12 +109,10 @@ def admit(
         if key in query:
             return Refusal(HTTPStatus.BAD_REQUEST, f"Query parameter {key!r} given twice")
         query[key] = value
-    return _check_query(query, role, headers.get("sec-websocket-protocol"))
+    return _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
 
 
-def _check_query(
-    query: dict[str, str], role: Role, subprotocols: str | None
-) -> Admission | Refusal:
+def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admission | Refusal:
     supported = ", ".join(frames.SUPPORTED_API_VERSIONS)
     if query.get("api-version") not in frames.SUPPORTED_API_VERSIONS:
         return Refusal(
@@ -122,7 +139,7 @@ def _check_query(
                 HTTPStatus.BAD_REQUEST, "Bad since; it must be a stream offset (0 or more)"
             )
         since = int(text)
-    offered = {p.strip() for p in (subprotocols or "").split(",")}
+    offered = {p.strip() for p in subprotocols.split(",")}
     if frames.SUBPROTOCOL not in offered:
         return Refusal(
             HTTPStatus.BAD_REQUEST, f"Offer the WebSocket subprotocol {frames.SUBPROTOCOL}"

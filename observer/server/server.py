@@ -15,13 +15,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+import os
+from collections.abc import Callable, Collection, Mapping, Sequence
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection as WebSocket
 from websockets.asyncio.server import serve
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
@@ -37,10 +37,12 @@ from observer.protocol.arbiter import (
     ServerConnection,
     WriteToPty,
 )
-from observer.server.admission import Admission, Refusal, admit
+from observer.server.admission import SINGLE_HEADERS, Admission, Refusal, admit
 from observer.server.clients import Client
+from observer.server.environment import agent_environment
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
+from observer.server.websocket_adapter import log_refusal, logging_connection, plain_response
 from observer.tokens import Authenticator
 
 log = logging.getLogger("observer.server")
@@ -76,7 +78,9 @@ class Server:
         client_queue: bytes queued for one client before its backlog is dropped.
         max_connections: simultaneous clients over all sessions; more get 503.
         max_sessions: sessions ``create_on_connect`` may start.
-        env: environment for the command (default: the server's).
+        env: environment for the command (default: the server's), always without the variables
+            observer reads secrets from (:mod:`observer.server.environment`)...
+        pass_env: ...except these, passed on purpose.
         compression: negotiate permessage-deflate (costs CPU per watcher on the sandbox).
         model_factory: builds the server's terminal model (default: :class:`TerminalModel`).
     """
@@ -98,6 +102,7 @@ class Server:
         max_connections: int = 256,
         max_sessions: int = 64,
         env: Mapping[str, str] | None = None,
+        pass_env: Collection[str] = (),
         compression: bool = False,
         model_factory: Callable[[int, int], ScreenModel] = _default_model,
     ) -> None:
@@ -117,11 +122,12 @@ class Server:
         self.client_queue = client_queue
         self.max_connections = max_connections
         self.max_sessions = max_sessions
-        self.env = env
+        self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
         self.model_factory = model_factory
         self.sessions: dict[str, TerminalSession] = {}
         self._admissions: dict[WebSocket, Admission] = {}
+        self._internal_errors: dict[WebSocket, str] = {}
         self._ids = itertools.count(1)
         self._server: WebSocketServer | None = None
 
@@ -134,6 +140,8 @@ class Server:
             self.host,
             self.port,
             process_request=self._process_request,
+            process_response=self._process_response,
+            create_connection=logging_connection(log_refusal),
             select_subprotocol=_select_subprotocol,
             compression="deflate" if self.compression else None,
             max_size=MAX_MESSAGE,
@@ -161,14 +169,27 @@ class Server:
         return session
 
     def _process_request(self, connection: WebSocket, request: Request) -> Response | None:
+        try:
+            return self._decide(connection, request)
+        except Exception as error:  # a bug: one log line (in _process_response), no traceback
+            self._internal_errors[connection] = f"{type(error).__name__}: {error}"
+            return _refuse(connection, HTTPStatus.INTERNAL_SERVER_ERROR, "Internal error")
+
+    def _process_response(
+        self, connection: WebSocket, request: Request, response: Response
+    ) -> None:
+        """Log one line for every refusal, whoever made it (this server or websockets)."""
+        if response.status_code >= 400:
+            body = self._internal_errors.pop(connection, None) or response.body.decode(
+                errors="replace"
+            )
+            log_refusal(connection, response.status_code, body)
+
+    def _decide(self, connection: WebSocket, request: Request) -> Response | None:
         headers = request.headers
         decision = admit(
             request.path,
-            {
-                "authorization": headers.get("Authorization"),
-                "origin": headers.get("Origin"),
-                "sec-websocket-protocol": ",".join(headers.get_all("Sec-WebSocket-Protocol")),
-            },
+            {name: headers.get_all(name) for name in (*SINGLE_HEADERS, "sec-websocket-protocol")},
             auth=self.auth,
             allowed_origins=self.allowed_origins,
         )
@@ -262,7 +283,4 @@ def _select_subprotocol(
 
 
 def _refuse(connection: WebSocket, status: HTTPStatus, body: str) -> Response:
-    response = connection.respond(status, body)
-    # Refusals are not cached by proxies and say nothing about the server software.
-    response.headers = Headers([*response.headers.raw_items(), ("Cache-Control", "no-store")])
-    return response
+    return plain_response(connection, status, body)

@@ -15,9 +15,9 @@ def request(
     path: str = OK, token: str | None = "ctl", origin: str | None = None, sub: str = "observer.v1"
 ) -> Admission | Refusal:
     headers = {
-        "authorization": f"Bearer {token}" if token else None,
-        "origin": origin,
-        "sec-websocket-protocol": sub,
+        "authorization": [f"Bearer {token}"] if token else [],
+        "origin": [origin] if origin else [],
+        "sec-websocket-protocol": [sub],
     }
     return admit(path, headers, auth=AUTH, allowed_origins=frozenset({"https://ok.example"}))
 
@@ -61,6 +61,6 @@ def test_a_huge_since_and_a_missing_subprotocol_are_400() -> None:
 
 def test_without_an_authenticator_everybody_gets_control() -> None:
     decision = admit(
-        OK, {"sec-websocket-protocol": "observer.v1"}, auth=None, allowed_origins=frozenset()
+        OK, {"sec-websocket-protocol": ["observer.v1"]}, auth=None, allowed_origins=frozenset()
     )
     assert decision == Admission("agent-1", "control", False, None)

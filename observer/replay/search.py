@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from observer.asciicast.feeding import feed
 from observer.replay.keyframes import Keyframe, KeyframeIndex, new_model
@@ -134,6 +135,33 @@ def _scan(timeline: Timeline, start: Keyframe, stop: int, query: str) -> list[Ma
     return found
 
 
+class HasData(Protocol):
+    """A screen cell (its text: a character and the zero-width ones joined to it, or ``""``)."""
+
+    @property
+    def data(self) -> str: ...
+
+
+def occurrences(cells: Sequence[HasData], query: str) -> tuple[tuple[int, int], ...]:
+    """Where ``query`` stands in a row, as ``(start, end)`` column ranges (end excluded).
+
+    The row's text is its cells' text joined, as :func:`find` matches it; a wide character's
+    range covers both its columns.
+    """
+    if not query:
+        return ()
+    columns = [x for x, cell in enumerate(cells) for _ in cell.data]
+    text = "".join([cell.data for cell in cells])
+    ranges = []
+    start = text.find(query)
+    while start >= 0:
+        last = columns[start + len(query) - 1]
+        wide = last + 1 < len(cells) and cells[last + 1].data == ""
+        ranges.append((columns[start], last + (2 if wide else 1)))
+        start = text.find(query, start + len(query))
+    return tuple(ranges)
+
+
 def following(matches: Sequence[Match], count: int) -> Match | None:
     """The first match shown after more than ``count`` events (``n``), wrapping to the first."""
     return next((m for m in matches if m.count > count), matches[0] if matches else None)
@@ -144,4 +172,4 @@ def preceding(matches: Sequence[Match], count: int) -> Match | None:
     return next((m for m in reversed(matches) if m.count < count), matches[-1] if matches else None)
 
 
-__all__ = ["Match", "find", "following", "preceding", "visible_text"]
+__all__ = ["Match", "find", "following", "occurrences", "preceding", "visible_text"]

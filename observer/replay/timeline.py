@@ -149,6 +149,13 @@ class Timeline:
         """Output bytes, a ``(cols, rows)`` resize, or the event's text."""
         return next(self.payloads(index, index + 1))
 
+    def first(self, code: str) -> int | None:
+        """Index of the first event with ``code`` loaded so far, or None."""
+        try:
+            return self._codes.index(code)
+        except ValueError:
+            return None
+
     def size(self, index: int) -> int:
         """Output bytes of event ``index`` (0 for other codes), without reading them back."""
         return self._sizes[index]

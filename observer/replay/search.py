@@ -20,8 +20,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from observer.asciicast.feeding import feed
 from observer.replay.keyframes import Keyframe, KeyframeIndex, new_model
-from observer.replay.timeline import OUTPUT, RESIZE, Timeline, size_of
+from observer.replay.timeline import OUTPUT, RESIZE, Timeline
 from observer.terminal import TerminalModel
 
 # ECMA-48: CSI = ESC [ params intermediates final; OSC/DCS/APC/PM/SOS strings end in ST or BEL.
@@ -29,6 +30,7 @@ _STRING = r"\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?"
 _CSI = r"\x1b\[[0-?]*[ -/]*[@-~]"
 _ESCAPES = re.compile(rf"{_STRING}|{_CSI}|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b-\x1f\x7f]")
 _CURSOR_FORWARD = re.compile(r"\x1b\[[0-9]*C")
+SCREEN_CODES = frozenset((OUTPUT, RESIZE))
 
 
 def visible_text(data: bytes) -> str:
@@ -117,18 +119,13 @@ def _scan(timeline: Timeline, start: Keyframe, stop: int, query: str) -> list[Ma
     has = [query in _row(model, y) for y in range(model.rows)]
     present = any(has)
     found: list[Match] = []
-    for index, payload in enumerate(timeline.payloads(start.index, stop), start.index):
-        code = timeline.code(index)
-        if code == OUTPUT:
-            assert isinstance(payload, bytes)
-            rows = model.feed(payload)
-        elif code == RESIZE:
-            model.resize(*size_of(payload))
-            has = [False] * model.rows
-            rows = set(range(model.rows))
-        else:
+    for index, event in enumerate(timeline.events(start.index, stop), start.index):
+        if event.code not in SCREEN_CODES:
             continue
-        for y in rows:
+        fed = feed(model, (event,))
+        if fed.whole:
+            has = [False] * model.rows
+        for y in range(model.rows) if fed.whole else fed.dirty:
             has[y] = query in _row(model, y)
         now = any(has)
         if now and not present:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from observer.app.replay_app import ReplayApp
 from observer.app.screens.replay import ReplayScreen
-from observer.app.screens.replay_app import ReplayApp
 from observer.app.widgets.timeline import TimelineBar
+from observer.castfiles import open_cast
 from observer.errors import CastFormatError
-from observer.recording import open_cast
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"

@@ -29,7 +29,7 @@ from observer.app.widgets.timeline import TimelineBar
 from observer.asciicast import Header, cap_idle
 from observer.castfiles import FileSource, open_cast_spans
 from observer.errors import ObserverError
-from observer.rendering import Palette, sanitize
+from observer.rendering import Palette
 from observer.replay import (
     KeyframeIndex,
     Match,
@@ -42,6 +42,7 @@ from observer.replay import (
     preceding,
     previous_marker,
 )
+from observer.terminal.sanitize import sanitize
 
 FRAME = 1 / 30
 BATCH = 2000

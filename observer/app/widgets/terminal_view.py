@@ -26,10 +26,11 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from observer.app.session import LiveSession
-from observer.app.terminal import Cell, encode_key
 from observer.app.widgets.viewport import Geometry, Window, clamp_back
 from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
+from observer.terminal import Cell
+from observer.terminal.keys import encode_key
 
 FRAME = 1 / 60
 FRAME_BEHIND = 1 / 20

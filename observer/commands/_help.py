@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+#: How every command describes an endpoint URL argument.
+URL_HELP = "endpoint URL (ws, wss, http or https)"
+
 
 def add_action(actions: Any, name: str, summary: str, *examples: str) -> argparse.ArgumentParser:
     """Add the action ``name`` to ``actions`` (what ``add_subparsers`` returned).

@@ -7,7 +7,7 @@ import datetime as dt
 import sys
 from typing import TYPE_CHECKING
 
-from observer.commands._help import add_action
+from observer.commands._help import URL_HELP, add_action
 
 if TYPE_CHECKING:
     from observer.secrets import TokenStore
@@ -39,7 +39,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "observer auth login wss://sandbox.example",
         "observer auth login https://sandbox.example --token-stdin < token.txt",
     )
-    login.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    login.add_argument("url", metavar="URL", help=URL_HELP)
     login.add_argument(
         "--token-stdin",
         action="store_true",
@@ -51,7 +51,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "delete the stored token of an endpoint",
         "observer auth logout wss://sandbox.example",
     )
-    logout.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    logout.add_argument("url", metavar="URL", help=URL_HELP)
     status = add_action(
         sub,
         "status",
@@ -60,7 +60,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "observer auth status wss://sandbox.example",
     )
     status.add_argument(
-        "url", metavar="URL", nargs="?", help="one endpoint (default: every one with a token)"
+        "url", metavar="URL", nargs="?", help=f"{URL_HELP}; without it, every one with a token"
     )
     add_action(
         sub,

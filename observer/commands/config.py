@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from observer.commands._help import add_action
+from observer.commands._help import URL_HELP, add_action
 from observer.config import PROTOCOLS
 
 NAME = "config"
@@ -41,15 +41,16 @@ def register(parser: argparse.ArgumentParser) -> None:
         "observer config add lab http://127.0.0.1:8888 --identifier 1 --protocol jupyter",
     )
     add.add_argument("name", metavar="NAME", help="the profile's name: letters, digits, - and _")
-    add.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
-    add.add_argument("--identifier", "-i", required=True, metavar="ID", help="session identifier")
+    add.add_argument("url", metavar="URL", help=URL_HELP)
+    # The same options, spelled as `observer watch` spells them: a profile holds what watch takes.
+    add.add_argument("--identifier", "-i", required=True, help="session identifier")
     add.add_argument(
         "--protocol",
         choices=PROTOCOL_CHOICES,
         default="auto",
         help="the peer's protocol (default: auto, detected when connecting)",
     )
-    add.add_argument("--api-version", metavar="VERSION", help="endpoint API version")
+    add.add_argument("--api-version", help="endpoint API version")
     add_action(
         sub,
         "themes",

@@ -26,10 +26,10 @@ from observer.app.session import LiveSession
 from observer.app.source import ScriptedSource
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
-from observer.asciicast import Header, cap_idle
+from observer.asciicast import OUTPUT, Header, cap_idle
 from observer.castfiles import FileSource, open_cast_spans
 from observer.errors import ObserverError
-from observer.rendering import Palette, sanitize
+from observer.rendering import Palette
 from observer.replay import (
     KeyframeIndex,
     Match,
@@ -39,9 +39,11 @@ from observer.replay import (
     find,
     following,
     next_marker,
+    occurrences,
     preceding,
     previous_marker,
 )
+from observer.terminal.sanitize import sanitize
 
 FRAME = 1 / 30
 BATCH = 2000
@@ -83,6 +85,7 @@ class ReplayScreen(Screen[None]):
         Binding("n", "match(1)", "Next match", show=False),
         Binding("N,shift+n", "match(-1)", "Previous match", show=False),
         Binding("escape", "close_search", "Close search", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(
@@ -109,6 +112,8 @@ class ReplayScreen(Screen[None]):
         self.player = Player(self.timeline, self.index)
         self.clock = PlaybackClock(speed=speed)
         self.autoplay = autoplay
+        self.opening = not autoplay
+        """Paused at the start: move to the first output once it is loaded (not a blank 0:00)."""
         self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
         self.session.model = self.player.model
         self.matches: list[Match] = []
@@ -198,6 +203,8 @@ class ReplayScreen(Screen[None]):
         now = self.now()
         if self.timeline.duration > self.clock.duration:
             self.clock.grow(self.timeline.duration, now)
+        if self.opening:
+            self._open_on_first_screen(now)
         if self.clock.playing or self.pinned is None:
             # Paused, the screen still follows the clock's position while the file loads (the
             # events at 0:00 arrive after the first frame); a step or a match pins it instead.
@@ -205,6 +212,17 @@ class ReplayScreen(Screen[None]):
         if self.clock.playing and self.timeline.complete and self.clock.at_end(now):
             self.clock.pause(now)
         self._update(now)
+
+    def _open_on_first_screen(self, now: float) -> None:
+        """Start paused where the recording first draws something, as a poster frame."""
+        first = self.timeline.first(OUTPUT)
+        if first is None:
+            self.opening = not self.timeline.complete
+            return
+        self.opening = False
+        self.clock.seek(self.timeline.time(first), now)
+        self.pinned = first + 1  # that event's screen, as a step to it shows it
+        self._show(first + 1)
 
     def _show(self, count: int) -> None:
         if count == self.player.position:
@@ -215,6 +233,16 @@ class ReplayScreen(Screen[None]):
             self._fail(error)
             return
         self.view.mark_dirty(dirty, whole)
+        self._highlight()
+
+    def _highlight(self) -> None:
+        """Mark where the searched text is on the screen shown (every appearance, as less does)."""
+        model, query = self.player.model, self.query_text
+        if not query:
+            self.view.highlight({})
+            return
+        found = {y: occurrences(model.line(y), query) for y in range(model.rows)}
+        self.view.highlight({y: ranges for y, ranges in found.items() if ranges})
 
     def _update(self, now: float) -> None:
         position = self.clock.time(now)
@@ -271,6 +299,7 @@ class ReplayScreen(Screen[None]):
     # -- actions ------------------------------------------------------------------------------------
 
     def _seek(self, time: float) -> None:
+        self.opening = False
         now = self.now()
         self.clock.grow(self.timeline.duration, now)
         position = self.clock.seek(time, now)
@@ -280,6 +309,7 @@ class ReplayScreen(Screen[None]):
 
     def action_play_pause(self) -> None:
         """Play or pause."""
+        self.opening = False
         now = self.now()
         self.clock.toggle(now)
         if self.clock.playing:
@@ -312,6 +342,7 @@ class ReplayScreen(Screen[None]):
 
     def action_step(self) -> None:
         """Apply one more event (pauses first)."""
+        self.opening = False
         now = self.now()
         if self.clock.playing:
             self.clock.pause(now)
@@ -367,6 +398,7 @@ class ReplayScreen(Screen[None]):
         if query != self.query_text:
             return
         self.matches, self.searching = matches, False
+        self._highlight()
         if not matches:
             self.notify(f"{query!r} never appears on the screen.", markup=False)
             self._update(self.now())
@@ -376,6 +408,7 @@ class ReplayScreen(Screen[None]):
     def _jump(self, match: Match | None) -> None:
         if match is None:
             return
+        self.opening = False
         now = self.now()
         self.clock.pause(now)
         self.clock.seek(match.time, now)

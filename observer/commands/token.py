@@ -7,7 +7,7 @@ import datetime as dt
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from observer.token_file import TokenEntry
@@ -38,14 +38,33 @@ _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``issue``, ``list`` and ``revoke`` actions."""
     sub = parser.add_subparsers(dest="token_action", metavar="ACTION", required=True)
-    issue = sub.add_parser("issue", help="create a token, print it once, store its digest")
+
+    def example(*lines: str) -> dict[str, Any]:
+        return {
+            "epilog": "example:\n" + "".join(f"  observer token {line}\n" for line in lines),
+            "formatter_class": argparse.RawDescriptionHelpFormatter,
+        }
+
+    issue = sub.add_parser(
+        "issue",
+        help="create a token, print it once, store its digest",
+        **example("issue control --file tokens --label alice --expires 30d > alice.token"),
+    )
     issue.add_argument("role", choices=["watch", "control"], help="what the token allows")
     issue.add_argument("--label", metavar="NAME", help="a name to list and revoke it by")
     issue.add_argument(
         "--expires", metavar="DURATION", help="refuse it after this long: 90m, 12h, 7d, 4w"
     )
-    listing = sub.add_parser("list", help="label, role, created, expiry of every token")
-    revoke = sub.add_parser("revoke", help="remove a token (a running server drops it live)")
+    listing = sub.add_parser(
+        "list",
+        help="label, role, created, expiry of every token",
+        **example("list --file tokens"),
+    )
+    revoke = sub.add_parser(
+        "revoke",
+        help="remove a token (a running server drops it live)",
+        **example("revoke alice --file tokens", "revoke sha256:3f2a9c --file tokens"),
+    )
     revoke.add_argument("which", metavar="LABEL|PREFIX", help="its label or digest prefix")
     for action in (issue, listing, revoke):
         action.add_argument("--file", required=True, type=Path, help="the token file")

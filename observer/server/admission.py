@@ -36,6 +36,8 @@ class Admission:
     since: int | None
     credential: Credential | None = None
     """What the token proved (``None`` on a server without authentication)."""
+    features: frozenset[str] = frozenset()
+    """Optional frames the client understands (``features=``; unknown names are kept, unused)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,4 +153,7 @@ def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admiss
         return Refusal(
             HTTPStatus.BAD_REQUEST, f"Offer the WebSocket subprotocol {frames.SUBPROTOCOL}"
         )
-    return Admission(identifier, role, mode == "control", since)
+    features = frozenset(
+        name.strip() for name in query.get(frames.FEATURES_PARAMETER, "").split(",") if name.strip()
+    )
+    return Admission(identifier, role, mode == "control", since, features=features)

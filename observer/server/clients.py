@@ -114,6 +114,7 @@ class Client:
         limit: queued bytes beyond which the backlog is dropped.
         resync: called (synchronously) when the client drained after overflowing; it queues a
             snapshot and returns 0.0, or returns the seconds after which to ask again.
+        features: optional frames the client understands.
     """
 
     def __init__(
@@ -122,8 +123,11 @@ class Client:
         connection: ServerConnection,
         limit: int,
         resync: Callable[[Client], float],
+        features: frozenset[str] = frozenset(),
     ) -> None:
         self.socket = socket
+        self.features = features
+        """Optional frames the client asked for (``features=`` in its request)."""
         self.connection = connection
         self.limit = limit
         self._resync = resync

@@ -244,7 +244,13 @@ class Server:
             return
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
-        client = Client(websocket, connection, self.client_queue, session.resync_after_overflow)
+        client = Client(
+            websocket,
+            connection,
+            self.client_queue,
+            session.resync_after_overflow,
+            admission.features,
+        )
         name = admission.credential.name if admission.credential is not None else "no auth"
         log.info(
             "client %d joined %r as %s (token %s)",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from observer.replay.clock import SPEEDS, PlaybackClock, next_marker, previous_marker
+from observer.replay.clock import SPEEDS, PlaybackClock, clock_text, next_marker, previous_marker
 from observer.replay.keyframes import Keyframe, KeyframeIndex, apply, new_model
 from observer.replay.player import Player, screen_at
 from observer.replay.search import Match, find, following, occurrences, preceding, visible_text
@@ -18,6 +18,7 @@ __all__ = [
     "Player",
     "Timeline",
     "apply",
+    "clock_text",
     "find",
     "following",
     "new_model",

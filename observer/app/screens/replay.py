@@ -18,16 +18,18 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from observer.app.app import ObserverApp
+from observer.app.replay_search import SearchState
 from observer.app.session import LiveSession
 from observer.app.source import ScriptedSource
+from observer.app.widgets.replay_status import ReplayState, ReplayStatus, status_text
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
-from observer.asciicast import OUTPUT, Header, cap_idle
-from observer.castfiles import FileSource, open_cast_spans
+from observer.asciicast import OUTPUT, Header
+from observer.castfiles import FileSource, load_timeline
 from observer.errors import ObserverError
 from observer.rendering import Palette
 from observer.replay import (
@@ -39,31 +41,14 @@ from observer.replay import (
     find,
     following,
     next_marker,
-    occurrences,
-    preceding,
     previous_marker,
 )
-from observer.terminal.sanitize import sanitize
 
 FRAME = 1 / 30
 BATCH = 2000
 """Events read (or indexed) between checks for cancellation."""
 YIELD_EVERY = 100
 """Events read (or indexed) between voluntary hand-overs of the GIL to the UI thread."""
-
-
-def clock_text(seconds: float) -> str:
-    """``M:SS.s`` (or ``H:MM:SS``) for the status line."""
-    seconds = max(0.0, seconds)
-    if seconds >= 3600:
-        whole = int(seconds)
-        return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
-    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
-
-
-def speed_text(speed: float) -> str:
-    """``0.25×``, ``2×``."""
-    return f"{speed:g}×"
 
 
 class ReplayScreen(Screen[None]):
@@ -116,14 +101,9 @@ class ReplayScreen(Screen[None]):
         """Paused at the start: move to the first output once it is loaded (not a blank 0:00)."""
         self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
         self.session.model = self.player.model
-        self.matches: list[Match] = []
-        self.query_text = ""
-        self.searching = False
-        self.search_done = 0.0
-        """Fraction of the recording searched so far (written by the search thread)."""
+        self.searched = SearchState()
         self.skipped = 0
         self.pinned: int | None = None
-        self._status_key: tuple[str, str] = ("", "")
         """Events shown while paused after a step or a match (several events share a time)."""
 
     @property
@@ -140,7 +120,7 @@ class ReplayScreen(Screen[None]):
         yield TerminalView(self.session, self.palette, id="terminal")
         yield Input(placeholder="search the whole recording, enter to find", id="search")
         yield TimelineBar(id="timeline")
-        yield Static(id="status")
+        yield ReplayStatus(id="status")
 
     def on_unmount(self) -> None:
         self.source.close()
@@ -159,22 +139,26 @@ class ReplayScreen(Screen[None]):
     def load(self) -> None:
         """Read the file into the timeline, then build the keyframe index."""
         worker = get_current_worker()
+
+        def between(count: int) -> bool:
+            # Otherwise the UI thread waits a whole switch interval (5 ms) for the GIL at each
+            # of its many small steps, and the first frame comes late.
+            time.sleep(0)
+            if count % BATCH == 0:
+                if worker.is_cancelled:
+                    return False
+                self.index.build(BATCH // 4)
+            return True
+
         try:
-            with open_cast_spans(self.path, lenient=self.lenient) as (reader, spans):
-                timeline = self.timeline
-                for count, event in enumerate(cap_idle(reader, self.idle_limit), 1):
-                    # cap_idle never reads ahead: spans still points at this event's line.
-                    timeline.append(event, spans.span if spans is not None else None)
-                    if count % YIELD_EVERY == 0:
-                        # Otherwise the UI thread waits a whole switch interval (5 ms) for the
-                        # GIL at each of its many small steps, and the first frame comes late.
-                        time.sleep(0)
-                    if count % BATCH == 0:
-                        if worker.is_cancelled:
-                            return
-                        self.index.build(BATCH // 4)
-                timeline.complete = True
-                self.skipped = reader.skipped
+            self.skipped = load_timeline(
+                self.path,
+                self.timeline,
+                lenient=self.lenient,
+                idle_limit=self.idle_limit,
+                every=YIELD_EVERY,
+                between=between,
+            )
             while not worker.is_cancelled and not self.index.build(YIELD_EVERY):
                 time.sleep(0)
         except ObserverError as error:
@@ -237,12 +221,8 @@ class ReplayScreen(Screen[None]):
 
     def _highlight(self) -> None:
         """Mark where the searched text is on the screen shown (every appearance, as less does)."""
-        model, query = self.player.model, self.query_text
-        if not query:
-            self.view.highlight({})
-            return
-        found = {y: occurrences(model.line(y), query) for y in range(model.rows)}
-        self.view.highlight({y: ranges for y, ranges in found.items() if ranges})
+        model = self.player.model
+        self.view.highlight(self.searched.highlights([model.line(y) for y in range(model.rows)]))
 
     def _update(self, now: float) -> None:
         position = self.clock.time(now)
@@ -250,51 +230,31 @@ class ReplayScreen(Screen[None]):
             duration=self.timeline.duration,
             position=position,
             markers=[m.time for m in self.timeline.markers],
-            matches=[m.time for m in self.matches],
+            matches=[m.time for m in self.searched.matches],
             loaded=self.timeline.complete,
         )
-        status = self.status(now)
-        key = (status.plain, self.app.theme)
-        if key != self._status_key:  # paused, nothing changes: do not re-render 30 times a second
-            self._status_key = key
-            self.query_one("#status", Static).update(status)
+        self.query_one(ReplayStatus).show(self.state(now))
+
+    def state(self, now: float) -> ReplayState:
+        """What the status line shows at ``now``."""
+        position = self.clock.time(now)
+        marker = self.timeline.marker_at(position)
+        return ReplayState(
+            playing=self.clock.playing,
+            position=position,
+            duration=self.timeline.duration,
+            loaded=self.timeline.complete,
+            speed=self.clock.speed,
+            marker=marker.label if marker is not None else None,
+            query=self.searched.query,
+            found=self.searched.describe(self.player.position),
+            indexing=not self.index.done,
+            title=self.header.title,
+        )
 
     def status(self, now: float) -> Text:
-        """The status line: state, time / duration, speed, marker, search, loading."""
-        variables = self.app.theme_variables
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if self.clock.playing:
-            text.append(" ▶ PLAY ", f"bold {variables['background']} on {variables['primary']}")
-        else:
-            text.append(" ⏸ PAUSE ", f"bold {variables['background']} on {variables['warning']}")
-        position = self.clock.time(now)
-        text.append(f" {clock_text(position)} / {clock_text(self.timeline.duration)}")
-        if not self.timeline.complete:
-            text.append(" (loading)")
-        text.append(f" │ {speed_text(self.clock.speed)}")
-        marker = self.timeline.marker_at(position)
-        if marker is not None:
-            text.append(" │ ◆ ")
-            text.append(sanitize(marker.label) or "(unnamed)", f"bold {variables['warning']}")
-        if self.query_text:
-            text.append(" │ ")
-            text.append(repr(self.query_text))
-            text.append(self._match_state())
-        if not self.index.done:
-            text.append(" │ indexing")
-        if self.header.title:
-            text.append(" │ ")
-            text.append(sanitize(self.header.title), "italic")
-        return text
-
-    def _match_state(self) -> str:
-        if self.searching:
-            return f" searching… {self.search_done:.0%}"
-        if not self.matches:
-            return " not found"
-        shown = [i for i, m in enumerate(self.matches) if m.count == self.player.position]
-        where = f"{shown[0] + 1}/" if shown else ""
-        return f" {where}{len(self.matches)} found"
+        """The status line at ``now``, as text."""
+        return status_text(self.state(now), self.app.theme_variables)
 
     # -- actions ------------------------------------------------------------------------------------
 
@@ -376,28 +336,23 @@ class ReplayScreen(Screen[None]):
         query = message.value
         if not query.strip():
             return
-        self.query_text, self.matches, self.searching = query, [], True
-        self.search_done = 0.0
+        self.searched.start(query)
         self.search(query)
 
     @work(thread=True, exclusive=True, group="search")
     def search(self, query: str) -> None:
         """Find every appearance of ``query`` (in a thread: it feeds the terminal model)."""
 
-        def progress(fraction: float) -> None:
-            self.search_done = fraction
-
         try:
-            matches = find(self.timeline, self.index, query, progress=progress)
+            matches = find(self.timeline, self.index, query, progress=self.searched.progress)
         except ObserverError as error:  # the file was changed or removed while it played
             self.app.call_from_thread(self._fail, error)
             return
         self.app.call_from_thread(self._found, query, matches)
 
     def _found(self, query: str, matches: list[Match]) -> None:
-        if query != self.query_text:
+        if not self.searched.finish(query, matches):
             return
-        self.matches, self.searching = matches, False
         self._highlight()
         if not matches:
             self.notify(f"{query!r} never appears on the screen.", markup=False)
@@ -418,12 +373,11 @@ class ReplayScreen(Screen[None]):
 
     def action_match(self, direction: int) -> None:
         """Show the next (1) or previous (-1) moment the searched text appeared."""
-        if not self.matches:
-            hint = "Search with / first." if not self.query_text else "No matches."
+        if not self.searched.matches:
+            hint = "No matches." if self.searched.query else "Search with / first."
             self.notify(hint, markup=False)
             return
-        step = following if direction > 0 else preceding
-        self._jump(step(self.matches, self.player.position))
+        self._jump(self.searched.step(self.player.position, direction))
 
     # -- timeline clicks and ignored input ----------------------------------------------------------
 

@@ -148,8 +148,8 @@ def load_timeline(
 ) -> int:
     """Read every event of a recording into ``timeline``, its output left in the file.
 
-    The timeline's :attr:`~observer.replay.Timeline.source` must read this file (a
-    :class:`FileSource`); ``complete`` is set once the last event is in.
+    The timeline's ``source`` must read this file (a :class:`FileSource`); its ``complete`` is
+    set once the last event is in.
 
     Args:
         path: The recording.

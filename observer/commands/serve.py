@@ -82,6 +82,19 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="browser Origin allowed to connect (repeatable; default: none)",
     )
     parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=256,
+        metavar="N",
+        help="clients over all sessions (default 256; a sixteenth kept for control tokens)",
+    )
+    parser.add_argument(
+        "--max-per-token",
+        type=int,
+        metavar="N",
+        help="clients one token may hold (default: half of --max-connections)",
+    )
+    parser.add_argument(
         "--pass-env",
         action="append",
         default=[],
@@ -123,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         command = command[1:]
     if not command:
         raise UsageError("no command to run — put it after `--`, e.g. `observer serve ... -- bash`")
+    if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
+        raise UsageError("--max-connections and --max-per-token must be 1 or more")
     host, port = parse_listen(args.listen)
     cols, rows = parse_size(args.size)
     auth = _authenticator(args, host)
@@ -138,6 +153,8 @@ def run(args: argparse.Namespace) -> int:
         "size": (cols, rows),
         "allowed_origins": args.allow_origin,
         "pass_env": args.pass_env,
+        "max_connections": args.max_connections,
+        "max_per_token": args.max_per_token,
         "compression": args.compress,
     }
     return asyncio.run(_serve(command, options))
@@ -155,6 +172,8 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if server.token_watch is not None:  # SIGHUP: reread the token file now
+        loop.add_signal_handler(signal.SIGHUP, server.token_watch.check, True)
     try:
         await server.start()
     except BaseException as error:

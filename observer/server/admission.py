@@ -9,6 +9,7 @@ an unknown identifier, ``503`` when the server is full.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,8 @@ from http import HTTPStatus
 from urllib.parse import parse_qsl, urlsplit
 
 from observer.protocol import frames
-from observer.tokens import Authenticator, Role
+from observer.token_file import Role
+from observer.tokens import Authenticator, Credential
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""
@@ -32,6 +34,8 @@ class Admission:
     role: Role
     want_control: bool
     since: int | None
+    credential: Credential | None = None
+    """What the token proved (``None`` on a server without authentication)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +97,13 @@ def admit(
             HTTPStatus.FORBIDDEN, "Origin not allowed — start the server with --allow-origin"
         )
     target = urlsplit(path)
-    if auth is None:
-        role: Role | None = "control"
-    else:
+    credential = None
+    if auth is not None:
         token = _bearer(_single(headers, "authorization"))
-        role = auth.role_of(token) if token is not None else None
-    if role is None:
-        return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
+        credential = auth.check(token) if token is not None else None
+        if credential is None:
+            return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
+    role: Role = "control" if credential is None else credential.role
     if target.path != "/":
         return Refusal(
             HTTPStatus.NOT_FOUND, "Not found — the endpoint is /?identifier=<id>&api-version=..."
@@ -109,7 +113,10 @@ def admit(
         if key in query:
             return Refusal(HTTPStatus.BAD_REQUEST, f"Query parameter {key!r} given twice")
         query[key] = value
-    return _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
+    decision = _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
+    if isinstance(decision, Admission):
+        return dataclasses.replace(decision, credential=credential)
+    return decision
 
 
 def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admission | Refusal:

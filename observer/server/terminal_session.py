@@ -165,6 +165,10 @@ class TerminalSession:
             self.clients.remove(client)
             self.broadcast(frames.Presence(len(self.clients)))
 
+    def request_resync(self, client: Client) -> None:
+        """The client sent ``resync``: a snapshot as soon as its interval allows."""
+        client.request_snapshot()
+
     def resync(self, client: Client) -> None:
         """Drop ``client``'s backlog and queue a snapshot plus the bytes after it."""
         # Output collected but not yet sent precedes the snapshot: it must not follow it.
@@ -186,19 +190,24 @@ class TerminalSession:
         self._queue_bytes(client, self.model_offset)
 
     def resync_after_overflow(self, client: Client) -> float:
-        """A client drained after overflowing: snapshot, then who holds control and who watches.
+        """A client drained after overflowing or asking for a snapshot (``resync``): snapshot,
+        then who holds control and who watches.
 
-        During a flood (the reader waits for the model) or after the fan-out went over its
-        budget, a client that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would
-        be followed by up to :attr:`model_backlog` bytes it would again fall behind on.
+        A client that asked gets at most one snapshot per ``RESYNC_INTERVAL``, however often it
+        asks (a flood of ``resync`` costs one snapshot per interval). During a flood (the reader
+        waits for the model) or after the fan-out went over its budget, a client that lags gets
+        at most one per interval too: each would be followed by up to :attr:`model_backlog`
+        bytes it would again fall behind on.
 
         Returns:
             0.0 once the snapshot is queued, else the seconds to wait before asking again: a
-            shed client waits out its interval (nothing ends it sooner), any other one asks
-            again soon (the flood may end meanwhile).
+            shed client or one that asked waits out its interval (nothing ends it sooner), any
+            other one asks again soon (the flood may end meanwhile).
         """
         now = time.monotonic()
         wait = client.last_resync + RESYNC_INTERVAL - now
+        if wait > 0 and client.requested and not client.shed:
+            return wait + TICK_SLACK
         if wait > 0 and client.shed:
             # Shed clients resync on the same ticks (multiples of the interval), so that they
             # share one snapshot: resyncing each at its own moment, a hundred of them cost a

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
@@ -28,21 +28,11 @@ from observer.app.source import ScriptedSource
 from observer.app.widgets.replay_status import ReplayState, ReplayStatus, status_text
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
-from observer.asciicast import OUTPUT, Header
+from observer.asciicast import Header
 from observer.castfiles import FileSource, load_timeline
 from observer.errors import ObserverError
 from observer.rendering import Palette
-from observer.replay import (
-    KeyframeIndex,
-    Match,
-    PlaybackClock,
-    Player,
-    Timeline,
-    find,
-    following,
-    next_marker,
-    previous_marker,
-)
+from observer.replay import KeyframeIndex, Match, Moved, Playback, Timeline, find, following
 
 FRAME = 1 / 30
 BATCH = 2000
@@ -94,17 +84,12 @@ class ReplayScreen(Screen[None]):
         self.source = FileSource(path)
         self.timeline = Timeline(header.cols, header.rows, source=self.source)
         self.index = KeyframeIndex(self.timeline)
-        self.player = Player(self.timeline, self.index)
-        self.clock = PlaybackClock(speed=speed)
-        self.autoplay = autoplay
-        self.opening = not autoplay
-        """Paused at the start: move to the first output once it is loaded (not a blank 0:00)."""
+        self.playback = Playback(self.timeline, self.index, speed=speed, autoplay=autoplay)
+        self.player, self.clock = self.playback.player, self.playback.clock
         self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
         self.session.model = self.player.model
         self.searched = SearchState()
         self.skipped = 0
-        self.pinned: int | None = None
-        """Events shown while paused after a step or a match (several events share a time)."""
 
     @property
     def view(self) -> TerminalView:
@@ -128,8 +113,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.view.focus()
         self.load()
-        if self.autoplay:
-            self.clock.play(self.now())
+        self.playback.start(self.now())
         self.set_interval(FRAME, self.tick)
         self.tick()
 
@@ -185,39 +169,19 @@ class ReplayScreen(Screen[None]):
     def tick(self) -> None:
         """Move the screen to where the clock says playback is; update timeline and status."""
         now = self.now()
-        if self.timeline.duration > self.clock.duration:
-            self.clock.grow(self.timeline.duration, now)
-        if self.opening:
-            self._open_on_first_screen(now)
-        if self.clock.playing or self.pinned is None:
-            # Paused, the screen still follows the clock's position while the file loads (the
-            # events at 0:00 arrive after the first frame); a step or a match pins it instead.
-            self._show(self.timeline.count_at(self.clock.time(now)))
-        if self.clock.playing and self.timeline.complete and self.clock.at_end(now):
-            self.clock.pause(now)
-        self._update(now)
+        self._moved(self.playback.frame, now)
 
-    def _open_on_first_screen(self, now: float) -> None:
-        """Start paused where the recording first draws something, as a poster frame."""
-        first = self.timeline.first(OUTPUT)
-        if first is None:
-            self.opening = not self.timeline.complete
-            return
-        self.opening = False
-        self.clock.seek(self.timeline.time(first), now)
-        self.pinned = first + 1  # that event's screen, as a step to it shows it
-        self._show(first + 1)
-
-    def _show(self, count: int) -> None:
-        if count == self.player.position:
-            return
+    def _moved(self, move: Callable[..., object], *args: Any) -> None:
+        """Do what moves the playback, then repaint what changed and the status."""
         try:
-            dirty, whole = self.player.show(count)
+            moved = move(*args)
         except ObserverError as error:  # the file was changed or removed while it played
             self._fail(error)
             return
-        self.view.mark_dirty(dirty, whole)
-        self._highlight()
+        if isinstance(moved, Moved):
+            self.view.mark_dirty(moved.dirty, moved.whole)
+            self._highlight()
+        self._update(self.now())
 
     def _highlight(self) -> None:
         """Mark where the searched text is on the screen shown (every appearance, as less does)."""
@@ -258,62 +222,35 @@ class ReplayScreen(Screen[None]):
 
     # -- actions ------------------------------------------------------------------------------------
 
-    def _seek(self, time: float) -> None:
-        self.opening = False
-        now = self.now()
-        self.clock.grow(self.timeline.duration, now)
-        position = self.clock.seek(time, now)
-        self.pinned = None
-        self._show(self.timeline.count_at(position))
-        self._update(now)
-
     def action_play_pause(self) -> None:
         """Play or pause."""
-        self.opening = False
-        now = self.now()
-        self.clock.toggle(now)
-        if self.clock.playing:
-            self.pinned = None
-        self._update(now)
+        self._moved(self.playback.toggle, self.now())
 
     def action_skip(self, seconds: float) -> None:
         """Seek relative to the current position."""
-        self._seek(self.clock.time(self.now()) + seconds)
+        self._moved(self.playback.skip, seconds, self.now())
 
     def action_marker(self, direction: int) -> None:
         """Seek to the previous (-1) or next (1) marker."""
-        position = self.clock.time(self.now())
-        markers = self.timeline.markers
-        marker = (next_marker if direction > 0 else previous_marker)(markers, position)
+        marker = self.playback.marker(direction, self.now())
         if marker is None:
             self.notify("No more markers that way.", markup=False)
             return
-        self._seek(marker.time)
+        self._moved(self.playback.seek, marker.time, self.now())
 
     def action_faster(self) -> None:
         """Next speed up."""
-        self.clock.faster(self.now())
-        self._update(self.now())
+        self._moved(self.clock.faster, self.now())
 
     def action_slower(self) -> None:
         """Next speed down."""
-        self.clock.slower(self.now())
-        self._update(self.now())
+        self._moved(self.clock.slower, self.now())
 
     def action_step(self) -> None:
         """Apply one more event (pauses first)."""
-        self.opening = False
-        now = self.now()
-        if self.clock.playing:
-            self.clock.pause(now)
-        position = self.player.position
-        if position >= len(self.timeline):
+        if self.playback.at_end:
             self.notify("This is the end of the recording.", markup=False)
-            return
-        self.clock.seek(self.timeline.time(position), now)
-        self.pinned = position + 1
-        self._show(position + 1)
-        self._update(now)
+        self._moved(self.playback.step, self.now())
 
     # -- search -------------------------------------------------------------------------------------
 
@@ -361,15 +298,8 @@ class ReplayScreen(Screen[None]):
         self._jump(following(matches, self.player.position - 1))
 
     def _jump(self, match: Match | None) -> None:
-        if match is None:
-            return
-        self.opening = False
-        now = self.now()
-        self.clock.pause(now)
-        self.clock.seek(match.time, now)
-        self.pinned = match.count
-        self._show(match.count)
-        self._update(now)
+        if match is not None:
+            self._moved(self.playback.jump, match, self.now())
 
     def action_match(self, direction: int) -> None:
         """Show the next (1) or previous (-1) moment the searched text appeared."""
@@ -382,7 +312,7 @@ class ReplayScreen(Screen[None]):
     # -- timeline clicks and ignored input ----------------------------------------------------------
 
     def on_timeline_bar_seek(self, message: TimelineBar.Seek) -> None:
-        self._seek(message.time)
+        self._moved(self.playback.seek, message.time, self.now())
 
     def on_terminal_view_ignored_input(self, message: TerminalView.IgnoredInput) -> None:
         message.stop()  # replay has no one to type to; the keys are the player's

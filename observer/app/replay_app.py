@@ -94,7 +94,7 @@ async def scene_prepare(pilot: Pilot[int], query: str = "passed") -> None:
         await asyncio.sleep(0.05)
     await pilot.press("slash", *query, "enter")
     for _ in range(600):
-        if not screen.searching:
+        if not screen.searched.running:
             break
         await asyncio.sleep(0.05)
     await pilot.pause(0.3)

@@ -69,13 +69,6 @@ class Transcript:
     duration: float = 0.0
 
 
-def clock(seconds: float) -> str:
-    """``M:SS.s`` or ``H:MM:SS.s``."""
-    minutes, rest = divmod(max(0.0, seconds), 60)
-    hours, minutes = divmod(int(minutes), 60)
-    return f"{hours}:{minutes:02d}:{rest:04.1f}" if hours else f"{minutes}:{rest:04.1f}"
-
-
 _KEYS = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫", "\x1b": "⎋"}
 
 
@@ -130,7 +123,7 @@ def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
     """Replay the file once; return its header, the transcript and the damaged lines skipped."""
     from observer.asciicast import MARKER, feed
     from observer.castfiles import open_cast
-    from observer.replay import new_model
+    from observer.replay import clock_text, new_model
 
     result = Transcript()
     with open_cast(path, lenient=lenient) as reader:
@@ -143,20 +136,26 @@ def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
         ) is not None:
             result.markers += 1
             title = f"marker {shown(marker.data)!r}" if marker.data else "marker"
-            result.sections.append(f"── {clock(marker.time)} {title} ──\n{screen_block(model)}")
+            result.sections.append(
+                f"── {clock_text(marker.time)} {title} ──\n{screen_block(model)}"
+            )
         ending = (
             f"end (exited with status {shown(result.exit_status)})" if result.exit_status else "end"
         )
-        result.sections.append(f"── {clock(result.duration)} {ending} ──\n{screen_block(model)}")
+        result.sections.append(
+            f"── {clock_text(result.duration)} {ending} ──\n{screen_block(model)}"
+        )
         return header, result, reader.skipped
 
 
 def render(path: Path, header: Header, transcript: Transcript) -> str:
     """The whole transcript as text."""
+    from observer.replay import clock_text
+
     title = f" — {shown(header.title)}" if header.title else ""
     lines = [
         f"observer transcript of {path.name}{title}",
-        f"{header.cols}x{header.rows} · {clock(transcript.duration)} · "
+        f"{header.cols}x{header.rows} · {clock_text(transcript.duration)} · "
         f"{transcript.markers} marker(s) · {len(transcript.takeovers)} takeover(s)",
         "",
     ]
@@ -164,10 +163,14 @@ def render(path: Path, header: Header, transcript: Transcript) -> str:
         lines.append("takeovers (a person held the keyboard):")
         for span in transcript.takeovers:
             end = transcript.duration if span.end is None else span.end
-            until = clock(end) if span.end is not None else f"{clock(end)} (never handed back)"
+            until = (
+                clock_text(end)
+                if span.end is not None
+                else f"{clock_text(end)} (never handed back)"
+            )
             typed = shown("".join(span.typed))
             lines.append(
-                f"  {clock(span.start)} – {until}, {end - span.start:.1f} s"
+                f"  {clock_text(span.start)} – {until}, {end - span.start:.1f} s"
                 + (f", typed: {typed}" if typed else ", typed nothing")
             )
         lines.append("")

@@ -160,9 +160,9 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 ) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
         await pilot.press("slash", *"line 1", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
+        await wait_for(pilot, lambda: not replay.searched.running)
         # "line 1" is on screen at 1 s and again from 10 s ("line 10" .. "line 19").
-        assert [m.time for m in replay.matches] == [1.0, 10.0]
+        assert [m.time for m in replay.searched.matches] == [1.0, 10.0]
         assert top(replay) == "line 1"
         assert "1/2 found" in str(replay.status(clock.now))
         await pilot.press("n")
@@ -176,8 +176,8 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 async def test_a_search_for_text_never_shown_says_so(tmp_path: Path) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting(10))) as (pilot, replay, clock):
         await pilot.press("slash", *"nowhere", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
-        assert replay.matches == []
+        await wait_for(pilot, lambda: not replay.searched.running)
+        assert replay.searched.matches == []
         assert "not found" in str(replay.status(clock.now))
         assert top(replay) == "line 0"
 
@@ -243,10 +243,10 @@ async def test_a_recording_made_by_asciinema_rec_replays_in_the_app(tmp_path: Pa
         await pilot.press("shift+right")
         assert replay.player.model.text()[:2] == ["hello", "green world"]
         await pilot.press("slash", *"green", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
-        assert len(replay.matches) == 1
+        await wait_for(pilot, lambda: not replay.searched.running)
+        assert len(replay.searched.matches) == 1
         assert replay.player.model.text()[1] == "green world"
-        assert replay.matches[0].time > 0.2
+        assert replay.searched.matches[0].time > 0.2
 
 
 async def test_paused_opens_on_the_first_screen_not_a_blank_one() -> None:
@@ -285,12 +285,12 @@ async def test_search_matches_are_highlighted_on_the_screen(tmp_path: Path) -> N
     async with replaying(cast) as (pilot, replay, _):
         assert highlighted(replay) == []
         await pilot.press("slash", *"FAILED", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
+        await wait_for(pilot, lambda: not replay.searched.running)
         await pilot.pause(0.1)
         assert highlighted(replay) == ["FAILED", "FAILED"]  # every appearance shown
         assert replay.view.highlights == {1: ((0, 6), (29, 35))}
         await pilot.press("slash", *"passed", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
+        await wait_for(pilot, lambda: not replay.searched.running)
         await pilot.pause(0.1)
         assert highlighted(replay) == ["passed"]  # the old query's marks are gone
 

@@ -185,13 +185,13 @@ async def _confirm(pilot: Pilot[int], clock: Clock) -> None:
 
 
 def _replay(path: Path, clock: Clock) -> ObserverApp:
-    from observer.app.screens.replay_app import scene_app
+    from observer.app.replay_app import scene_app
 
     return scene_app(path, clock)
 
 
 async def _replay_search(pilot: Pilot[int], clock: Clock) -> None:
-    from observer.app.screens.replay_app import scene_prepare
+    from observer.app.replay_app import scene_prepare
 
     await scene_prepare(pilot)
 

@@ -138,7 +138,8 @@ class Exited:
 
 @dataclass(frozen=True, slots=True)
 class EchoChanged:
-    """The program turned terminal echo on or off (off: a password prompt), in stream order."""
+    """The remote terminal started (``on``) or stopped showing what is typed, at this place in
+    the stream. ``on`` is False at a password prompt: input typed meanwhile is a secret."""
 
     on: bool
 

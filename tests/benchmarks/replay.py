@@ -149,8 +149,8 @@ def main() -> None:
 
 async def first_frame_in_app(path: Path) -> float:
     """Seconds from starting the real replay app (headless) until its view shows the recording."""
+    from observer.app.replay_app import ReplayApp
     from observer.app.screens.replay import ReplayScreen
-    from observer.app.screens.replay_app import ReplayApp
 
     started = time.perf_counter()
     with open_cast(path) as reader:

@@ -16,6 +16,7 @@ from observer.protocol.events import (
     Capabilities,
     ControlChanged,
     ControlRefused,
+    EchoChanged,
     ErrorReported,
     Event,
     Exited,
@@ -38,16 +39,18 @@ def query_params(
     since: int | None = None,
     api_version: str = frames.API_VERSION,
 ) -> dict[str, str]:
-    """The upgrade request's query: ``identifier``, ``api-version``, ``mode`` and ``since``."""
+    """The upgrade request's query: ``identifier``, ``api-version``, ``mode``, ``since`` and the
+    optional frames this client understands (``features=echo``)."""
     params = {"identifier": identifier, "api-version": api_version}
     params["mode"] = "control" if control else "watch"
     if since is not None:
         params["since"] = str(since)
+    params[frames.FEATURES_PARAMETER] = frames.ECHO_FEATURE
     return params
 
 
 def query(identifier: str, *, control: bool = False, since: int | None = None) -> str:
-    """The request target for the upgrade: ``/?identifier=...&api-version=...&mode[&since]``."""
+    """The request target for the upgrade: ``/?identifier=...&api-version=...&mode[&since]...``."""
     return "/?" + urlencode(query_params(identifier, control=control, since=since))
 
 
@@ -111,6 +114,8 @@ class NativeAdapter:
                 events.append(PresenceChanged(watchers))
             case frames.Exit(status):
                 events.append(Exited(status))
+            case frames.Echo(on):
+                events.append(EchoChanged(on))
             case frames.Error(code, text) if code in _TAKE_REFUSALS:
                 events.append(ControlRefused(code, text))
             case frames.Error(code, text):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 from observer.protocol import frames as f
-from observer.protocol.adapters.native import NativeAdapter
+from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import (
     ControlChanged,
     ControlRefused,
+    EchoChanged,
     ErrorReported,
     Exited,
     OutputReceived,
@@ -46,6 +47,9 @@ def test_output_advances_the_stream_offset() -> None:
 
 def test_resume_keeps_its_offset_and_gets_the_missing_bytes() -> None:
     session = NativeAdapter(since=15)
+    assert query("agent", since=15) == (
+        "/?identifier=agent&api-version=2024-02-02-preview&mode=watch&since=15&features=echo"
+    )
     session.receive(hello(15))
     assert session.receive(b"xyz") == [OutputReceived(b"xyz", 15)]
 
@@ -94,7 +98,12 @@ def test_other_server_frames_become_events() -> None:
     assert session.receive('{"type":"resize","cols":100,"rows":30}') == [Resized(100, 30)]
     assert session.receive('{"type":"presence","watchers":3}') == [PresenceChanged(3)]
     assert session.receive('{"type":"exit","status":-15}') == [Exited(-15)]
+    assert session.receive('{"type":"echo","on":false}') == [EchoChanged(False)]
     assert session.encode_resync() == ['{"type":"resync"}']
+
+
+def test_the_session_asks_for_echo_frames() -> None:
+    assert "&features=echo" in query("a")
 
 
 def test_malformed_messages_become_violations_and_the_session_goes_on() -> None:

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from observer.client.watched import DEFAULT_IDLE_RELEASE
+from observer.client import DEFAULT_IDLE_RELEASE
 from observer.errors import UsageError
 from observer.protocol import frames
 from observer.protocol.adapters import PROTOCOLS

@@ -17,7 +17,6 @@ from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from observer.app.links import LiveLink
 from observer.client.reconnect import Retry, Stop
 from observer.client.watched import Opened, WatchedSession
 from observer.protocol.events import Event
@@ -165,7 +164,7 @@ def live_link(
     record: str | os.PathLike[str] | None = None,
     record_input: bool = False,
     **options: Any,
-) -> LiveLink:
+) -> Connection:
     """The app's link to a real endpoint, as ``observer watch`` builds it (token given)."""
     policy = None
     if record is not None:
@@ -179,7 +178,4 @@ def live_link(
         reconnect=settings.reconnect_policy(),
         **options,
     )
-    connection = Connection(settings, session, token)
-    return LiveLink(
-        connection, label=label or settings.url, recording=str(record) if record else None
-    )
+    return Connection(settings, session, token, label=label or settings.url)

@@ -1,6 +1,8 @@
 """What moves one watched session's bytes: a live connection, or a script standing in for a server.
 
-The app holds one :class:`Link` per session. A link drives its
+The app holds one :class:`Link` per session (the transport's ``Connection`` is the live one; the
+app never imports the transport: the command that starts the app hands it the links). A link
+drives its
 :class:`~observer.client.watched.WatchedSession` (the core) until the session ends; the app's feeder
 parses what the core received and the views draw the core's model and status. Neither kind of link
 decides anything about the session: that is the core's.
@@ -36,17 +38,14 @@ from observer.protocol.events import (
     TitleChanged,
 )
 from observer.terminal import TerminalModel
-from observer.transport.connection import Connection
 
 
 class Link(Protocol):
-    """One session's I/O, as the app sees it."""
+    """One session's I/O, as the app sees it (the transport's ``Connection`` is one)."""
 
     session: WatchedSession
     label: str
-    """Endpoint and identifier (or the profile's name), shown as plain text."""
-    recording: str | None
-    """The file this session is recorded to, if any."""
+    """What people call the session (its profile's name, or endpoint and identifier)."""
     received: asyncio.Event
     """Set whenever the session received something (the feeder waits on it)."""
 
@@ -57,31 +56,6 @@ class Link(Protocol):
     async def close(self) -> None:
         """End the session and its recording."""
         ...
-
-
-class LiveLink:
-    """A :class:`Connection` to a real endpoint."""
-
-    def __init__(self, connection: Connection, *, label: str, recording: str | None = None) -> None:
-        self.connection = connection
-        self.session = connection.session
-        self.label = label
-        self.recording = recording
-        self.received = connection.received
-
-    async def run(self) -> None:
-        """Until the session ends."""
-        try:
-            await self.connection.run()
-        finally:
-            self.received.set()
-
-    async def close(self) -> None:
-        """Close the connection, then the recording."""
-        try:
-            await self.connection.close()
-        finally:
-            self.session.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +125,6 @@ class ScriptedLink:
     session: WatchedSession
     steps: Steps
     label: str = "scripted session"
-    recording: str | None = None
     holder_other: bool = False
     hold_open: bool = True
     clock: Callable[[], float] = time.monotonic

@@ -5,3 +5,6 @@ recording policy, the reconnect policy, catching up and the derived status each 
 Nothing in this package does I/O, reads a clock or imports a framework: the transport loop, the
 app and the recorder drive it.
 """
+
+DEFAULT_IDLE_RELEASE = 300.0
+"""Seconds without typing after which control is handed back (the config file's ``idle_release``)."""

@@ -84,7 +84,7 @@ def agent_state(
     *,
     exited: bool,
     last_output: float | None,
-    last_bell: float | None,
+    bell_rang_last: bool,
     prompt_line: bool,
     now: float,
 ) -> tuple[AgentState, float]:
@@ -93,8 +93,7 @@ def agent_state(
     Args:
         exited: the program ended.
         last_output: when output last arrived (None: never).
-        last_bell: when the latest output that rang the bell arrived (None: no bell in the
-            latest output).
+        bell_rang_last: the latest output rang the bell (agents ring it when they ask).
         prompt_line: the cursor's line looks like a prompt.
         now: the time to judge at.
     """
@@ -103,7 +102,7 @@ def agent_state(
     if last_output is None:
         return "starting", 0.0
     quiet = max(0.0, now - last_output)
-    if last_bell is not None and last_bell >= last_output and quiet >= WAIT_AFTER_BELL:
+    if bell_rang_last and quiet >= WAIT_AFTER_BELL:
         return "waiting", quiet
     if quiet >= WAIT_AFTER_PROMPT and prompt_line:
         return "waiting", quiet

@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from observer.client import DEFAULT_IDLE_RELEASE
 from observer.client.catch_up import CatchUp
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
 from observer.client.recording_policy import RESET, RecordingPolicy
@@ -63,8 +64,6 @@ from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
 CTRL_C = b"\x03"
-DEFAULT_IDLE_RELEASE = 300.0
-"""Seconds without typing after which control is handed back (the config's ``idle_release``)."""
 
 Listener = Callable[[set[int], bool], None]
 
@@ -92,7 +91,15 @@ class _Reset:
     """Start the model afresh (a peer rejoined with no snapshot)."""
 
 
-_Step = bytes | SnapshotReceived | Resized | _Reset
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """Output waiting to be parsed: the ``number``-th chunk received."""
+
+    number: int
+    data: bytes
+
+
+_Step = _Chunk | SnapshotReceived | Resized | _Reset
 
 
 class WatchedSession:
@@ -177,7 +184,10 @@ class WatchedSession:
         self._quitting = False
         self._last_input = 0.0
         self._last_output: float | None = None
-        self._last_bell: float | None = None
+        self._chunks = 0
+        """Output chunks received (each inbox chunk carries its number)."""
+        self._bell_rang_last = False
+        """The newest output chunk, once parsed, rang the bell."""
         self.resyncs = 0
         self.snapshots = 0
 
@@ -238,7 +248,7 @@ class WatchedSession:
         state, quiet = agent_state(
             exited=self._exited,
             last_output=self._last_output,
-            last_bell=self._last_bell,
+            bell_rang_last=self._bell_rang_last,
             prompt_line=self._cursor_line_is_prompt(),
             now=now,
         )
@@ -479,20 +489,27 @@ class WatchedSession:
         return True
 
     def feed(self, budget: int, now: float) -> int:
-        """Feed the model up to ``budget`` bytes of waiting output (or one step); bytes fed."""
+        """Feed the model up to ``budget`` bytes of waiting output (or one step); bytes fed.
+
+        The newest chunk received is fed on its own: whether the latest output rang the bell
+        (an agent asking something) is judged on it alone.
+        """
         inbox = self._inbox
         if not inbox:
             return 0
-        if not isinstance(inbox[0], bytes):
+        if not isinstance(inbox[0], _Chunk):
             self._step(inbox.popleft())
             return 0
         parts: list[bytes] = []
-        size = 0
-        while inbox and isinstance(inbox[0], bytes) and size < budget:
-            data = inbox.popleft()
-            assert isinstance(data, bytes)
+        size, last = 0, 0
+        while inbox and isinstance(inbox[0], _Chunk) and size < budget:
+            if parts and inbox[0].number == self._chunks:
+                break
+            chunk = inbox.popleft()
+            assert isinstance(chunk, _Chunk)
+            data, last = chunk.data, chunk.number
             if size + len(data) > budget:
-                inbox.appendleft(data[budget - size :])
+                inbox.appendleft(_Chunk(last, data[budget - size :]))
                 data = data[: budget - size]
             parts.append(data)
             size += len(data)
@@ -500,8 +517,9 @@ class WatchedSession:
         model = self.model
         bells = model.bells
         dirty = model.feed(b"".join(parts) if len(parts) > 1 else parts[0])
-        if model.bells != bells:
-            self._last_bell = now
+        newest = last == self._chunks and not (inbox and isinstance(inbox[0], _Chunk))
+        if newest:
+            self._bell_rang_last = model.bells != bells
         self._title = model.title or self._title
         self._changed(dirty, False)
         return size
@@ -587,11 +605,12 @@ class WatchedSession:
 
     def _output(self, data: bytes, offset: int, now: float) -> None:
         self._last_output = now
+        self._chunks += 1
         self._next_offset = offset + len(data)
         if self.recording is not None:
             self.recording.output(data, offset)
         if self.show and not self.catch_up.resyncing:
-            self._inbox.append(data)
+            self._inbox.append(_Chunk(self._chunks, data))
             self._backlog += len(data)
 
     def _snapshot(self, event: SnapshotReceived, now: float) -> None:
@@ -705,7 +724,7 @@ class WatchedSession:
             self._inbox.append(step)
 
     def _drop_waiting_output(self) -> None:
-        self._inbox = deque(step for step in self._inbox if not isinstance(step, bytes))
+        self._inbox = deque(step for step in self._inbox if not isinstance(step, _Chunk))
         self._backlog = 0
 
     def _step(self, step: _Step) -> None:

@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from observer.protocol.adapters import PROTOCOL_CHOICES
+
 if TYPE_CHECKING:
     from observer.client.watched import WatchedSession
 
@@ -42,7 +44,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--protocol",
         default="auto",
-        choices=("auto", "observer", "raw", "ttyd", "jupyter"),
+        choices=PROTOCOL_CHOICES,
         help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
     parser.add_argument("--format", choices=("v3", "v2"), default="v3", help="asciicast version")

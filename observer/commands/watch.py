@@ -6,10 +6,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from observer.protocol.adapters import PROTOCOL_CHOICES
+
 if TYPE_CHECKING:
-    from observer.app.links import LiveLink
     from observer.config import Profile
+    from observer.protocol.adapters import ProtocolName
     from observer.secrets import Secret
+    from observer.transport.connection import Connection
 
 NAME = "watch"
 HELP = "watch an agent's terminal live (several at once as a dashboard); take over with ctrl+t"
@@ -35,7 +38,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--identifier", "-i", help="session identifier (with a URL)")
     parser.add_argument(
         "--protocol",
-        choices=("auto", "observer", "raw", "ttyd", "jupyter"),
+        choices=PROTOCOL_CHOICES,
         default="auto",
         help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
@@ -88,15 +91,13 @@ def build_link(
     follow_size: bool = True,
     idle_release: float | None = None,
     token: Secret | None = None,
-) -> LiveLink:
+) -> Connection:
     """A live link for a profile, with the token given or from the keyring or OBSERVER_TOKEN."""
-    from observer.app.links import LiveLink
-    from observer.client.watched import DEFAULT_IDLE_RELEASE, WatchedSession
+    from observer.client import DEFAULT_IDLE_RELEASE
+    from observer.client.watched import WatchedSession
     from observer.errors import TokenStoreError
-    from observer.protocol.adapters import ProtocolName
     from observer.recording import recording_policy
     from observer.secrets import TokenStore
-    from observer.transport.connection import Connection
     from observer.transport.settings import ConnectionSettings
 
     settings = ConnectionSettings(
@@ -128,9 +129,11 @@ def build_link(
         follow_size=follow_size,
         idle_release=DEFAULT_IDLE_RELEASE if idle_release is None else idle_release,
     )
-    connection = Connection(settings, session, token, token_error=token_error)
-    label = f"{connection_label} · {connection.endpoint.origin}"
-    return LiveLink(connection, label=label, recording=str(record) if record else None)
+    from observer.endpoints import parse_endpoint
+    from observer.transport.connection import Connection
+
+    label = f"{connection_label} · {parse_endpoint(profile.url).origin}"
+    return Connection(settings, session, token, token_error=token_error, label=label)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, cast
 
 from observer.app.links import ConnectionChanged, LatencyMeasured, ScriptedLink, Step
 from observer.castfiles import open_cast
+from observer.client.recording_policy import RecordingPolicy
 from observer.client.watched import WatchedSession
 from observer.protocol.events import (
     ControlChanged,
@@ -91,7 +92,33 @@ def scripted_link(
     steps: Steps, label: str, clock: Clock, *, recording: str | None = None
 ) -> ScriptedLink:
     """A scripted session with an endpoint-like label, on the scene's clock."""
-    return ScriptedLink(WatchedSession(), steps, label=label, recording=recording, clock=clock)
+    policy = RecordingPolicy(_Unwritten) if recording else None
+    return ScriptedLink(WatchedSession(recording=policy), steps, label=label, clock=clock)
+
+
+class _Unwritten:
+    """A scene's recording: the status bar shows it recording; nothing is kept (no file)."""
+
+    def __init__(self, cols: int, rows: int, title: str) -> None:
+        self.size = (cols, rows)
+
+    def output(self, data: bytes) -> None:
+        """Dropped: a scene has nothing to keep."""
+
+    def input(self, data: bytes) -> None:
+        """Dropped."""
+
+    def marker(self, label: str = "") -> None:
+        """Dropped."""
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Dropped."""
+
+    def exit(self, status: int) -> None:
+        """Dropped."""
+
+    def close(self) -> None:
+        """Nothing to close."""
 
 
 Prepare = Callable[["Pilot[int]", Clock], Awaitable[None]]

@@ -60,6 +60,7 @@ class Connection:
         token: the bearer token (``None``: connect without ``Authorization``).
         token_error: why no token could be read (the keyring's error); it becomes the failure
             when the endpoint answers 401/403, instead of advice to log in.
+        label: what people call this session (a profile's name; default: the endpoint).
         clock: monotonic seconds; ``sleep``: async sleep; ``now``: the wall clock (JWT expiry).
     """
 
@@ -70,6 +71,7 @@ class Connection:
         token: Secret | None = None,
         *,
         token_error: Exception | None = None,
+        label: str = "",
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Any] = asyncio.sleep,
         now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
@@ -77,6 +79,7 @@ class Connection:
         self.settings = settings
         self.session = session
         self.endpoint = parse_endpoint(settings.url)
+        self.label = label or self.endpoint.origin
         self._token = token
         self._token_error = token_error
         self._clock, self._sleep, self._now = clock, sleep, now
@@ -105,6 +108,12 @@ class Connection:
                 first connection that failed (unless the settings retry it).
         """
         check_token(self.endpoint, self._token, self.settings, self._now())
+        try:
+            await self._connect_until_done()
+        finally:
+            self.received.set()  # the feeder sees the end
+
+    async def _connect_until_done(self) -> None:
         while True:
             request = self.session.join_request()
             decision = await self._attempt(request)
@@ -114,11 +123,14 @@ class Connection:
                 await self._sleep(decision.delay)
 
     async def close(self) -> None:
-        """End the session: the close that follows is not a drop."""
+        """End the session (the close that follows is not a drop), then its recording."""
         self.session.quit()
         websocket = self._websocket
-        if websocket is not None:
-            await websocket.close()
+        try:
+            if websocket is not None:
+                await websocket.close()
+        finally:
+            self.session.close()
 
     # -- one connection -------------------------------------------------------------------------
 

@@ -17,11 +17,11 @@ import pytest
 from textual import events
 
 from observer.app.app import ObserverApp
-from observer.app.links import LiveLink
 from observer.secrets import Secret
 from observer.server import Server
 from observer.terminal import TerminalModel
 from observer.tokens import Authenticator, TokenStore
+from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, live_link
 
@@ -60,7 +60,7 @@ class Flood:
         url = f"ws://127.0.0.1:{self.server.port}/"
         return ConnectionSettings(url=url, identifier="t", protocol="observer")
 
-    def source(self) -> LiveLink:
+    def source(self) -> Connection:
         return live_link(self.settings(), Secret(self.token))
 
     def go(self) -> None:

@@ -18,13 +18,13 @@ from textual import events
 from websockets.asyncio.client import ClientConnection
 
 from observer.app.app import ObserverApp
-from observer.app.links import LiveLink
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.castfiles import open_cast
 from observer.secrets import Secret
 from observer.server import Server
 from observer.tokens import Authenticator, TokenStore
+from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
 
@@ -46,7 +46,7 @@ class Live:
     def __init__(self, server: Server, token: str, keys: Path) -> None:
         self.server, self.token, self.keys = server, token, keys
 
-    def source(self, record: Path | None = None, record_input: bool = False) -> LiveLink:
+    def source(self, record: Path | None = None, record_input: bool = False) -> Connection:
         url = f"ws://127.0.0.1:{self.server.port}/"
         settings = ConnectionSettings(
             url=url, identifier="t", protocol="observer", initial_delay=0.2, max_delay=0.5

@@ -18,12 +18,12 @@ from pathlib import Path
 from textual.drivers.headless_driver import HeadlessDriver
 
 from observer.app.app import ObserverApp
-from observer.app.links import LiveLink
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.server import Server
 from observer.tokens import Authenticator, TokenStore
+from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
 
@@ -85,7 +85,7 @@ class HostileAgent:
     def start_payload(self) -> None:
         (self.folder / "go").touch()
 
-    def source(self) -> LiveLink:
+    def source(self) -> Connection:
         url = f"ws://127.0.0.1:{self.server.port}/"
         settings = ConnectionSettings(url=url, identifier="agent", protocol="observer")
         return live_link(settings, Secret(self.token), label=url)

@@ -62,7 +62,7 @@ class StatusBar(Widget):
         text.append(" │ agent ")
         state = status.summary() if status.connection == "connected" else status.agent
         text.append(state, f"bold {variables['warning']}" if state.startswith("waiting") else "")
-        if self.link.recording:
+        if self.link.session.recording is not None:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")

@@ -53,14 +53,14 @@ class Tile(Vertical, can_focus=True):
         self.set_interval(1.0, self.update_title)
 
     def update_title(self) -> None:
-        """Refresh the title line: number, agent state (or why it failed), name."""
+        """Refresh the title line: number, name, agent state (or why the session failed)."""
         status = self.session.status(getattr(self.app, "clock", time.monotonic)())
         state = status.summary()
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f" {self.index + 1} ", "reverse")
         title.append(" ")
-        title.append(state, "bold")
+        title.append(self.link.label, "bold")
         title.append("  ")
-        title.append(self.link.label)
+        title.append(state, "bold" if status.connection == "connected" else "italic")
         self.set_class(state.startswith("waiting"), "-waiting")
         self.query_one(".tile-title", Static).update(title)

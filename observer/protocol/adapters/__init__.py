@@ -15,6 +15,8 @@ from observer.protocol.adapter import Adapter
 
 ProtocolName = Literal["observer", "raw", "ttyd", "jupyter"]
 PROTOCOLS: tuple[ProtocolName, ...] = ("observer", "raw", "ttyd", "jupyter")
+PROTOCOL_CHOICES: tuple[str, ...] = ("auto", *PROTOCOLS)
+"""What ``--protocol`` takes on every command: ``auto`` (detect it) or a protocol's name."""
 
 #: Subprotocol offered for each protocol (``None``: offer none).
 SUBPROTOCOLS: dict[ProtocolName, str | None] = {

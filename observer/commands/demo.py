@@ -49,7 +49,7 @@ async def _run(args: argparse.Namespace) -> int:
     from observer.demo import AGENT
     from observer.secrets import Secret
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenStore
+    from observer.tokens import Authenticator, TokenDigests
     from observer.transport import Connection, ConnectionSettings
 
     token = secrets.token_urlsafe(32)  # held only in this process's memory
@@ -57,7 +57,7 @@ async def _run(args: argparse.Namespace) -> int:
     env.pop("OBSERVER_TOKEN", None)
     server = Server(
         [sys.executable, str(AGENT)],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("demo",),
         size=pty_size(),
         env=env,

@@ -198,10 +198,10 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
     from observer.errors import UsageError
-    from observer.tokens import Authenticator, JwtVerifier, TokenStore
+    from observer.tokens import Authenticator, JwtVerifier, TokenDigests
     from observer.transport.safety import loopback_addresses
 
-    store = TokenStore.load(args.tokens) if args.tokens is not None else None
+    store = TokenDigests.load(args.tokens) if args.tokens is not None else None
     verifier = None
     if args.jwt_public_key is not None:
         if not args.jwt_audience:

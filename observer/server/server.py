@@ -2,7 +2,7 @@
 
 Use it from Python (``observer demo`` runs it in-process with a token held only in memory)::
 
-    auth = Authenticator(TokenStore.from_tokens([("control", token)]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", token)]))
     server = Server(["bash"], auth=auth)        # 127.0.0.1, a free port
     await server.start(); print(server.port)
     ...
@@ -34,7 +34,12 @@ from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
-from observer.server.websocket_adapter import log_refusal, logging_connection, plain_response
+from observer.server.websocket_adapter import (
+    FrameSocket,
+    log_refusal,
+    logging_connection,
+    plain_response,
+)
 from observer.tokens import Authenticator, Credential
 
 log = logging.getLogger("observer.server")
@@ -245,7 +250,7 @@ class Server:
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
         client = Client(
-            websocket,
+            FrameSocket(websocket),
             connection,
             self.client_queue,
             session.resync_after_overflow,

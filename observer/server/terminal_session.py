@@ -19,13 +19,14 @@ from collections.abc import Mapping, Sequence
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client, wire_frame
+from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client
 from observer.server.fanout import Fanout
 from observer.server.model_feed import ModelFeed, ScreenModel
 from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
+from observer.server.websocket_adapter import wire_frame
 
 log = logging.getLogger("observer.server")
 

@@ -22,7 +22,7 @@ from observer.protocol.events import OutputReceived
 from observer.secrets import Secret
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport import Connection, ConnectionSettings
 
 LINES = 400_000
@@ -75,7 +75,7 @@ async def flood(tmp_path: Path) -> AsyncIterator[Flood]:
     command = [sys.executable, "-c", FLOODER, str(tmp_path / "keys"), str(tmp_path / "go")]
     server = Server(
         [*command, str(LINES)],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("t",),
         size=SIZE,
     )

@@ -128,7 +128,7 @@ async def agent_throughput(
                 audience.stdin.write(f"{total + len(TRAILER)}\n".encode())
                 streams = json.loads(await audience.stdout.readline())
                 if spam:
-                    SPAM_COUNTS.append(json.loads(await audience.stdout.readline()))
+                    SPAM_COUNTS.append((root, json.loads(await audience.stdout.readline())))
                 await audience.wait()
         delivered = statistics.median(b for _, b, _ in streams) / total if streams else 1.0
         reached = (
@@ -169,8 +169,9 @@ SCENARIOS = [
     ("100 watchers + 1 stalled", 100, True, False),
     ("1 watcher spamming resync", 1, False, True),
 ]
-SPAM_COUNTS: list[dict[str, int]] = []
-"""Per run of the spamming scenario: resyncs the spammer sent, snapshots it got."""
+SPAM_COUNTS: list[tuple[Path, dict[str, int]]] = []
+"""Per run of the spamming scenario: the server's checkout, the resyncs the spammer sent and
+the snapshots it got."""
 
 
 def spread(values: list[float]) -> str:
@@ -245,11 +246,13 @@ async def main(
                 f"{statistics.median(watching[key]):>16.1f}"
                 f"{min(complete[key]):>10.0%}"
             )
-    for counts in SPAM_COUNTS:
-        print(
-            f"  the spammer sent {counts['resyncs']} resyncs in its run and got "
-            f"{counts['snapshots']} snapshots"
-        )
+    for label, root in roots:
+        for where, counts in SPAM_COUNTS:
+            if where == root:
+                print(
+                    f"  {label}: the spammer sent {counts['resyncs']} resyncs in its run and got "
+                    f"{counts['snapshots']} snapshots"
+                )
     if hoard:
         await print_hoarding()
     if not extras:

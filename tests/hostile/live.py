@@ -23,7 +23,7 @@ from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport import Connection, ConnectionSettings
 
 HOSTILE_AGENT = """
@@ -107,7 +107,7 @@ async def hostile_agent(folder: Path, payload: bytes) -> AsyncIterator[HostileAg
     ]
     server = Server(
         command,
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("agent",),
         size=SIZE,
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from observer.server.admission import Admission, Refusal, admit
-from observer.tokens import Authenticator, TokenStore, digest
+from observer.tokens import Authenticator, TokenDigests, digest
 
-AUTH = Authenticator(TokenStore.from_tokens([("control", "ctl"), ("watch", "wat")]))
+AUTH = Authenticator(TokenDigests.from_tokens([("control", "ctl"), ("watch", "wat")]))
 OK = "/?identifier=agent-1&api-version=2024-02-02-preview"
 
 

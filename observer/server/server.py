@@ -137,9 +137,11 @@ class Server:
         """Rereads the token file and closes the connections of revoked tokens."""
 
     async def start(self) -> None:
-        """Start the sessions, bind and listen; :attr:`port` is then the bound port."""
-        for identifier in self.identifiers:
-            self._open_session(identifier)
+        """Bind, start the sessions, then listen; :attr:`port` is then the bound port.
+
+        Binding comes first: a port already taken fails here (``OSError``) before any program
+        was started. Connections are taken only once the sessions exist.
+        """
         self._server = await serve(
             self._handle,
             self.host,
@@ -153,8 +155,12 @@ class Server:
             max_queue=16,
             server_header=None,
             close_timeout=2,
+            start_serving=False,
         )
         self.port = self._server.sockets[0].getsockname()[1]
+        for identifier in self.identifiers:
+            self._open_session(identifier)
+        await self._server.start_serving()
         if self.token_watch is not None:
             self.token_watch.start()
         log.info("listening on %s:%d", self.host, self.port)

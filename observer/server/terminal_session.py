@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import signal
 import time
 from collections.abc import Mapping, Sequence
 
@@ -128,6 +129,7 @@ class TerminalSession:
         self._reader.drain_now()
         self.exited = True
         self.exit_status = status
+        log.info("session %r: the program %s", self.identifier, describe_exit(status))
         self.broadcast(frames.Exit(status))
 
     # --- clients ------------------------------------------------------------------------------
@@ -310,3 +312,15 @@ class TerminalSession:
             self.fanout.cpu,
             self.fanout.budget.exceeded,
         )
+
+
+def describe_exit(status: int) -> str:
+    """``exited with status 3`` or ``was killed by signal 15 (SIGTERM)`` (Popen's negative
+    status is the signal's number)."""
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = f" ({signal.Signals(-status).name})"
+    except ValueError:
+        name = ""
+    return f"was killed by signal {-status}{name}"

@@ -191,14 +191,16 @@ class EditMixin(ScrollMixin):
         self.cursor.x = stops[i] if i >= 0 else 0
 
     def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
-        """DECSTBM: set the scrolling region (0 or absent means the screen edge), home."""
+        """DECSTBM: set the scrolling region (0 or absent means the screen edge). The cursor
+        goes to the top-left corner of the screen, even in origin mode (tmux; xterm goes to
+        the region's)."""
         first = min(max(top or 1, 1), self.lines)
         last = min(max(bottom or self.lines, 1), self.lines)
         if last - first < 1:
             return
         full = first == 1 and last == self.lines
         self.margins = None if full else Margins(first - 1, last - 1)
-        self.cursor_position()
+        self.cursor.x = self.cursor.y = 0
 
     def alignment_display(self) -> None:
         """DECALN: fill the screen with ``E``, reset the margins, home the cursor."""

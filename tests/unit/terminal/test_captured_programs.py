@@ -128,7 +128,7 @@ def test_replayed_bytes_show_the_screens_tmux_showed(name: str, chunk: int) -> N
 
 
 def test_every_fixture_has_its_bytes_and_checkpoints() -> None:
-    assert len(NAMES) >= 21
+    assert len(NAMES) >= 30
     for name in NAMES:
         capture = load(name)
         offsets = [c["offset"] for c in capture.fixture["checkpoints"]]

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from observer.asciicast import CastReader
+from observer.asciicast import CastReader, cap_idle
 from observer.asciicast.spans import LineSpans
 from observer.errors import UsageError
+
+if TYPE_CHECKING:
+    from observer.replay import Timeline
 
 
 def open_recording(name: str, *, binary: bool) -> IO[Any]:
@@ -132,3 +135,42 @@ def open_cast_spans(
         spans = LineSpans(stream)
         reader = CastReader(spans, path=name, lenient=lenient)
         yield reader, (spans if reader.header.version >= 2 else None)
+
+
+def load_timeline(
+    path: str | os.PathLike[str],
+    timeline: Timeline,
+    *,
+    lenient: bool = False,
+    idle_limit: float | None = None,
+    every: int = 100,
+    between: Callable[[int], bool] = lambda count: True,
+) -> int:
+    """Read every event of a recording into ``timeline``, its output left in the file.
+
+    The timeline's ``source`` must read this file (a :class:`FileSource`); its ``complete`` is
+    set once the last event is in.
+
+    Args:
+        path: The recording.
+        timeline: Where the events go (a player may already read from it).
+        lenient: Skip damaged lines.
+        idle_limit: Cap pauses to this many seconds (:func:`observer.asciicast.cap_idle`).
+        every: Call ``between`` after this many events.
+        between: Called with the count of events read so far; return False to stop reading.
+
+    Returns:
+        How many damaged lines were skipped.
+
+    Raises:
+        UsageError: The file cannot be read.
+        CastFormatError: A damaged line (without ``lenient``).
+    """
+    with open_cast_spans(path, lenient=lenient) as (reader, spans):
+        for count, event in enumerate(cap_idle(reader, idle_limit), 1):
+            # cap_idle never reads ahead: spans still points at this event's line.
+            timeline.append(event, spans.span if spans is not None else None)
+            if count % every == 0 and not between(count):
+                return reader.skipped
+        timeline.complete = True
+        return reader.skipped

@@ -21,6 +21,9 @@ EPILOG = """\
 examples:
   observer demo                                 watch a scripted agent in a local sandbox
   observer render session.cast --at 12.5        print the screen 12.5 s into a recording
+  observer config add build-agent wss://sandbox.example --identifier build-1
+  observer watch build-agent                    watch the profile just added
+  eval "$(observer completion bash)"            complete commands and options on TAB
   observer <command> --help                     help and an example for each command
 """
 

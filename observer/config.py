@@ -21,6 +21,8 @@ Tokens live in the OS keyring; a token-like key in this file is refused with a m
 from __future__ import annotations
 
 import os
+import re
+import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +34,9 @@ DEFAULT_API_VERSION = "2024-02-02-preview"
 PROTOCOLS = ("observer", "raw", "ttyd", "jupyter")
 DEFAULT_IDLE_RELEASE = 300.0
 _SECRET_WORDS = ("token", "password", "secret", "authorization", "bearer")
+#: A profile name is a TOML bare key (written as ``[profiles.NAME]`` without quoting) and a word
+#: on the command line (``observer watch NAME``): not a URL, no spaces.
+PROFILE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +99,7 @@ def load_config(path: Path | None = None) -> Config:
 
 def parse_config(data: Mapping[str, object]) -> Config:
     """Build a :class:`Config` from parsed TOML, refusing secrets and unknown shapes."""
-    _refuse_secrets(data, "")
+    _refuse_secrets_in(data)
     app = _table(data, "app")
     profiles = {name: _profile(name, table) for name, table in _table(data, "profiles").items()}
     groups: dict[str, tuple[str, ...]] = {}
@@ -130,6 +135,16 @@ def _refuse_secrets(data: Mapping[str, object], where: str) -> None:
             )
         if isinstance(value, dict):
             _refuse_secrets(value, f"{where}{key}.")
+
+
+def _refuse_secrets_in(data: Mapping[str, object]) -> None:
+    """Look for token-like keys in every table, but not in the names a user gives profiles and
+    groups (a profile may be called ``secret-agent``): in what each profile holds. A group holds
+    only a list of profile names."""
+    _refuse_secrets({k: v for k, v in data.items() if k not in ("profiles", "groups")}, "")
+    for name, table in _table(data, "profiles").items():
+        if isinstance(table, dict):
+            _refuse_secrets(table, f"profiles.{name}.")
 
 
 def _profile(name: str, table: object) -> Profile:
@@ -175,3 +190,97 @@ def resolve_profiles(names: Sequence[str], config: Config) -> list[Profile]:
             if profile not in found:
                 found.append(profile)
     return found
+
+
+def add_profile(profile: Profile, path: Path | None = None) -> Path:
+    """Append ``[profiles.NAME]`` to the config file, keeping everything already in it.
+
+    The file is only ever appended to (comments, order and formatting stay the user's), the
+    result is parsed again before it replaces the file, and it replaces it atomically.
+
+    Returns:
+        The config file's path.
+
+    Raises:
+        UsageError: for a bad name, a name already used by a profile or group, a file that is
+            not valid, or one whose profiles are written in a form a table cannot be added to.
+    """
+    path = path or config_path()
+    if not PROFILE_NAME.match(profile.name):
+        raise UsageError(
+            f"{profile.name!r} cannot be a profile name — use letters, digits, '-' and '_'"
+        )
+    existing = _read_text(path)
+    config = load_config(path)
+    if profile.name in config.profiles or profile.name in config.groups:
+        kind = "profile" if profile.name in config.profiles else "group"
+        raise UsageError(
+            f"{path} already has a {kind} named {profile.name!r} — choose another name, "
+            "or edit the file to change it"
+        )
+    text = existing + ("\n" if existing and not existing.endswith("\n") else "")
+    text += ("\n" if text else "") + _profile_table(profile)
+    try:
+        added = parse_config(tomllib.loads(text)).profiles.get(profile.name)
+    except (tomllib.TOMLDecodeError, UsageError):
+        added = None
+    if added != profile:
+        raise UsageError(
+            f"cannot add [profiles.{profile.name}] to {path}: its profiles are not written as "
+            f"[profiles.NAME] tables — add the profile there by hand"
+        )
+    _replace(path, text)
+    return path
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {path} ({error}) — check its permissions") from None
+
+
+def _profile_table(profile: Profile) -> str:
+    lines = [
+        f"[profiles.{profile.name}]",
+        f"url = {toml_string(profile.url)}",
+        f"identifier = {toml_string(profile.identifier)}",
+    ]
+    if profile.protocol is not None:
+        lines.append(f"protocol = {toml_string(profile.protocol)}")
+    if profile.api_version != DEFAULT_API_VERSION:
+        lines.append(f"api-version = {toml_string(profile.api_version)}")
+    return "\n".join(lines) + "\n"
+
+
+def toml_string(value: str) -> str:
+    """``value`` as a TOML basic string: quotes, backslashes and control characters escaped."""
+    escaped = []
+    for char in value:
+        if char in '"\\':
+            escaped.append("\\" + char)
+        elif (char < " " and char != "\t") or char == "\x7f":
+            escaped.append(f"\\u{ord(char):04x}")  # TOML 1.0 §String: no raw controls but tab
+        else:
+            escaped.append(char)
+    return '"' + "".join(escaped) + '"'
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".config.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.chmod(temporary, mode)
+            os.replace(temporary, path)  # a crash leaves the old file or the new one, whole
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror} — check its permissions") from None

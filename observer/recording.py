@@ -40,12 +40,10 @@ from observer.asciicast import (
     format_size,
 )
 from observer.asciicast.redact import Redactor
-from observer.castfiles import open_cast
 from observer.errors import InvalidState, ObserverError, UsageError
 from observer.spool import Spool
 
-__all__ = ["HOLD_LIMIT", "Clock", "Mark", "Recorder", "endpoint_host", "open_cast"]
-"""``open_cast`` lives in :mod:`observer.castfiles`; it was first here, and is still found here."""
+__all__ = ["HOLD_LIMIT", "Clock", "Mark", "Recorder", "endpoint_host"]
 
 Clock = Callable[[], float]
 

@@ -1,12 +1,18 @@
-"""Terminal cells to Rich segments, coloured by a theme's terminal palette.
+"""Terminal cells to Rich: the one renderer of a screen.
 
-Shared by the app's ``TerminalView`` and ``observer render --format svg`` so both draw a screen the
-same way. The API is small and stable:
+The app's ``TerminalView`` (live, tile and replay) draws each row with :func:`cells_to_segments`;
+``observer render --format svg|ansi`` draws the whole screen with the same function and hands it to
+Rich's ``Console`` (:mod:`observer.commands._screen_output`). So both show the same attributes,
+the same cursor and the same safety rule (every cell's text through
+:func:`observer.terminal.sanitize.sanitize_cell`).
 
-- :class:`Palette`: the terminal's foreground, background, cursor and 16 ANSI colours;
-- :func:`cells_to_segments`: one row of cells to a list of :class:`rich.segment.Segment`;
-- :func:`screen_to_text`: a whole screen as one :class:`rich.text.Text` (for ``Console.export_svg``);
-- :func:`sanitize`: make untrusted text safe to print (no control characters reach a terminal).
+Colours come in two modes:
+
+- with a :class:`Palette` (the app): the theme's exact colours, so palette colours follow the
+  app's theme and a theme change redraws them;
+- without one (``palette=None``: SVG and ANSI output): palette colours 0–15 stay palette colours
+  (Rich's standard colours), resolved by whoever shows them — the SVG's terminal theme, or the
+  user's own terminal for ANSI; the cursor is an inverted cell.
 
 Styles are cached per palette in a bounded cache: a truecolour-heavy screen creates thousands of
 distinct styles, and an unbounded cache grows without limit over a long session.
@@ -17,6 +23,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import IntEnum
 from itertools import groupby
 from operator import itemgetter
 from typing import Protocol
@@ -24,26 +31,28 @@ from typing import Protocol
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 
+from observer.terminal import COLOUR_NAMES
+from observer.terminal.sanitize import sanitize_cell
 from observer.themes import TerminalColours
 
-#: pyte's colour names (it calls yellow "brown") and the spec's ones, to palette indexes.
-_NAMED: dict[str, int] = {}
-for _index, _name in enumerate(
-    ("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white")
-):
-    _NAMED[_name] = _index
-    _NAMED[f"bright{_name}"] = _index + 8
-_NAMED["brown"] = 3
-_NAMED["brightbrown"] = 11
-
-# C0 controls, DEL and C1 controls: never written to the host terminal (ECMA-48 section 5).
-_UNSAFE = {code: "\ufffd" for code in (*range(0x00, 0x20), *range(0x7F, 0xA0))}
-_SAFE_TABLE = str.maketrans(_UNSAFE)
+#: The model's colour names (pyte calls yellow "brown"; pyte's own cells may say "yellow").
+_INDEX: dict[str, int] = {name: index for index, name in enumerate(COLOUR_NAMES)}
+_INDEX.update(yellow=3, brightyellow=11)
+_HEX = frozenset("0123456789abcdefABCDEF")
+MATCH_COLOUR = 11
+"""Palette colour behind highlighted search matches (bright yellow), under the background's."""
 
 STYLE_CACHE_SIZE = 4096
 PALETTE_CACHE_SIZE = 8
+
+
+class Mark(IntEnum):
+    """How a cell is drawn besides its own attributes."""
+
+    NONE = 0
+    CURSOR = 1
+    MATCH = 2
 
 
 class CellLike(Protocol):
@@ -67,20 +76,6 @@ class CellLike(Protocol):
     def reverse(self) -> bool: ...
 
 
-class ScreenLike(Protocol):
-    """What :func:`screen_to_text` reads from a terminal model."""
-
-    @property
-    def rows(self) -> int: ...
-    @property
-    def cursor_x(self) -> int: ...
-    @property
-    def cursor_y(self) -> int: ...
-    @property
-    def cursor_visible(self) -> bool: ...
-    def line(self, y: int) -> Sequence[CellLike]: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Palette:
     """The remote terminal's colours as ``#rrggbb`` strings."""
@@ -89,23 +84,9 @@ class Palette:
     background: str = "#121212"
     cursor: str = "#FFFFFF"
     ansi: tuple[str, ...] = (
-        "#000000",
-        "#CD3131",
-        "#0DBC79",
-        "#E5E510",
-        "#2472C8",
-        "#BC3FBC",
-        "#11A8CD",
-        "#E5E5E5",
-        "#666666",
-        "#F14C4C",
-        "#23D18B",
-        "#F5F543",
-        "#3B8EEA",
-        "#D670D6",
-        "#29B8DB",
-        "#E5E5E5",
-    )
+        "#000000", "#CD3131", "#0DBC79", "#E5E510", "#2472C8", "#BC3FBC", "#11A8CD", "#E5E5E5",
+        "#666666", "#F14C4C", "#23D18B", "#F5F543", "#3B8EEA", "#D670D6", "#29B8DB", "#E5E5E5",
+    )  # fmt: skip
 
     @classmethod
     def from_colours(cls, colours: TerminalColours) -> Palette:
@@ -114,23 +95,39 @@ class Palette:
 
     def resolve(self, colour: str, default: str) -> str:
         """``#rrggbb`` for a model colour: ``default``, a palette name, or ``rrggbb`` hex."""
-        if colour == "default" or not colour:
-            return default
-        index = _NAMED.get(colour)
+        index = _INDEX.get(colour)
         if index is not None:
             return self.ansi[index]
-        if len(colour) == 6:
+        if len(colour) == 6 and set(colour) <= _HEX:
             return f"#{colour}"
         return default
 
 
-StyleKey = tuple[str, str, bool, bool, bool, bool, bool, bool, bool]
+def rich_colour(colour: str) -> Color | None:
+    """A model colour as a Rich colour that keeps palette colours as palette colours.
+
+    ``None`` for the terminal's default colour (and for anything unknown).
+    """
+    index = _INDEX.get(colour)
+    if index is not None:
+        return Color.from_ansi(index)
+    if len(colour) == 6 and set(colour) <= _HEX:
+        return Color.parse(f"#{colour}")
+    return None
+
+
+StyleKey = tuple[str, str, bool, bool, bool, bool, bool, bool, Mark]
 
 
 class StyleCache:
-    """A bounded cache of Rich styles for one palette (the oldest made goes first)."""
+    """A bounded cache of Rich styles for one palette (the oldest made goes first).
 
-    def __init__(self, palette: Palette, size: int = STYLE_CACHE_SIZE) -> None:
+    Args:
+        palette: The colours to resolve to, or ``None`` to keep palette colours indexed.
+        size: Most styles kept.
+    """
+
+    def __init__(self, palette: Palette | None, size: int = STYLE_CACHE_SIZE) -> None:
         self.palette = palette
         self.size = size
         self._styles: OrderedDict[StyleKey, Style] = OrderedDict()
@@ -139,7 +136,7 @@ class StyleCache:
         return len(self._styles)
 
     def get(self, key: StyleKey) -> Style:
-        """The style for ``(fg, bg, bold, dim, italic, underline, strike, reverse, cursor)``."""
+        """The style for ``(fg, bg, bold, dim, italic, underline, strike, reverse, mark)``."""
         style = self._styles.get(key)
         if style is not None:
             return style  # found: kept where it is (FIFO order), a lookup per segment stays cheap
@@ -150,30 +147,44 @@ class StyleCache:
         return style
 
     def _make(self, key: StyleKey) -> Style:
-        fg, bg, bold, dim, italic, underline, strike, reverse, cursor = key
+        fg, bg, bold, dim, italic, underline, strike, reverse, mark = key
+        fore, back, invert = self._colours(fg, bg, reverse, mark)
+        return Style(
+            color=fore,
+            bgcolor=back,
+            bold=bold or None,
+            dim=dim or None,  # Rich's SVG export blends a faint colour towards the background
+            italic=italic or None,
+            underline=underline or None,
+            strike=strike or None,
+            reverse=invert or None,
+        )
+
+    def _colours(
+        self, fg: str, bg: str, reverse: bool, mark: Mark
+    ) -> tuple[Color | None, Color | None, bool]:
         palette = self.palette
+        if palette is None:
+            if mark is Mark.MATCH:
+                return Color.from_ansi(0), Color.from_ansi(MATCH_COLOUR), False
+            # The terminal showing it resolves reverse (SGR 7), defaults included.
+            return rich_colour(fg), rich_colour(bg), reverse != (mark is Mark.CURSOR)
         fore = palette.resolve(fg, palette.foreground)
         back = palette.resolve(bg, palette.background)
         if reverse:
             # SGR 7 swaps the resolved colours, defaults included (xterm ctlseqs, "Inverse").
             fore, back = back, fore
-        if cursor:
+        if mark is Mark.CURSOR:
             fore, back = palette.background, palette.cursor
-        return Style(
-            color=Color.parse(fore),
-            bgcolor=Color.parse(back),
-            bold=bold or None,
-            dim=dim or None,
-            italic=italic or None,
-            underline=underline or None,
-            strike=strike or None,
-        )
+        elif mark is Mark.MATCH:
+            fore, back = palette.background, palette.ansi[MATCH_COLOUR]
+        return Color.parse(fore), Color.parse(back), False
 
 
-_caches: OrderedDict[Palette, StyleCache] = OrderedDict()
+_caches: OrderedDict[Palette | None, StyleCache] = OrderedDict()
 
 
-def style_cache(palette: Palette) -> StyleCache:
+def style_cache(palette: Palette | None) -> StyleCache:
     """The shared style cache of ``palette`` (a few palettes are kept, least recently used go)."""
     cache = _caches.get(palette)
     if cache is None:
@@ -185,21 +196,20 @@ def style_cache(palette: Palette) -> StyleCache:
     return cache
 
 
-def sanitize(text: str) -> str:
-    """Replace control characters (C0, DEL, C1) with U+FFFD so text cannot drive a terminal."""
-    return text.translate(_SAFE_TABLE)
-
-
 def cells_to_segments(
-    cells: Sequence[CellLike], palette: Palette, cursor_x: int | None = None
+    cells: Sequence[CellLike],
+    palette: Palette | None,
+    cursor_x: int | None = None,
+    matches: Sequence[tuple[int, int]] = (),
 ) -> list[Segment]:
     """Convert one row of cells to segments, merging runs of equal style.
 
     Args:
         cells: The row, as the model returns it (a wide character is followed by a cell whose
             ``data`` is ``""``, which is skipped: the wide character already covers two columns).
-        palette: The terminal colours.
+        palette: The terminal colours, or ``None`` to keep palette colours indexed.
         cursor_x: Column of a visible cursor on this row, or ``None``.
+        matches: ``(start, end)`` column ranges to highlight (search matches).
 
     Returns:
         Segments whose total cell length is the row's width.
@@ -212,20 +222,17 @@ def cells_to_segments(
     # of the loop, so look once per row.
     has_dim = hasattr(cells[0], "dim")
     attributes = _ATTRIBUTES if isinstance(cells[0], tuple) else _attributes
-    if cursor_x is not None and 0 <= cursor_x < len(cells):
-        parts = [(cells[:cursor_x], False), (cells[cursor_x : cursor_x + 1], True)]
-        parts.append((cells[cursor_x + 1 :], False))
-    else:
-        parts = [(cells, False)]
     # Cells whose attributes (all but the text) are equal share a segment: groupby compares
     # them in C, and a style key is made per run, not per cell.
-    for part, cursor in parts:
+    for part, mark in _parts(cells, cursor_x, matches):
         for _, run in groupby(part, attributes):
             group = list(run)
             # A wide character's stub cell has the text "": joined, it adds nothing.
             text = "".join([cell.data for cell in group])
             if not text:
                 continue
+            if not text.isprintable():  # rare: a control, a bidi control, a no-break space...
+                text = "".join([sanitize_cell(cell.data) for cell in group])
             first = group[0]
             key: StyleKey = (
                 first.fg,
@@ -236,10 +243,39 @@ def cells_to_segments(
                 first.underscore,
                 first.strikethrough,
                 first.reverse,
-                cursor,
+                mark,
             )
-            segments.append(Segment(text.translate(_SAFE_TABLE), cache.get(key)))
+            segments.append(Segment(text, cache.get(key)))
     return segments
+
+
+Part = tuple[Sequence[CellLike], Mark]
+
+
+def _parts(
+    cells: Sequence[CellLike], cursor_x: int | None, matches: Sequence[tuple[int, int]]
+) -> list[Part]:
+    """The row cut where marks begin and end (the cursor wins over a match)."""
+    if not matches:
+        if cursor_x is None or not 0 <= cursor_x < len(cells):
+            return [(cells, Mark.NONE)]
+        return [
+            (cells[:cursor_x], Mark.NONE),
+            (cells[cursor_x : cursor_x + 1], Mark.CURSOR),
+            (cells[cursor_x + 1 :], Mark.NONE),
+        ]
+    marks = [Mark.NONE] * len(cells)
+    for start, end in matches:
+        marks[max(0, start) : max(0, end)] = [Mark.MATCH] * (min(end, len(cells)) - max(0, start))
+    if cursor_x is not None and 0 <= cursor_x < len(cells):
+        marks[cursor_x] = Mark.CURSOR
+    parts: list[Part] = []
+    x = 0
+    for mark, run in groupby(marks):
+        width = len(list(run))
+        parts.append((cells[x : x + width], mark))
+        x += width
+    return parts
 
 
 def _attributes(cell: CellLike) -> tuple[object, ...]:
@@ -256,19 +292,3 @@ def _attributes(cell: CellLike) -> tuple[object, ...]:
 
 
 _ATTRIBUTES: Callable[[CellLike], tuple[object, ...]] = itemgetter(slice(1, None))  # type: ignore[assignment]
-
-
-def screen_to_text(screen: ScreenLike, palette: Palette, *, show_cursor: bool = True) -> Text:
-    """The whole visible screen as one ``Text`` (rows joined by newlines), e.g. for SVG export."""
-    text = Text(no_wrap=True, end="")
-    for y in range(screen.rows):
-        cursor = (
-            screen.cursor_x
-            if show_cursor and screen.cursor_visible and y == screen.cursor_y
-            else None
-        )
-        if y:
-            text.append("\n")
-        for segment in cells_to_segments(screen.line(y), palette, cursor):
-            text.append(segment.text, segment.style)
-    return text

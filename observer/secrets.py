@@ -4,15 +4,9 @@ Tokens live under keyring service ``observer`` with the endpoint's normalized or
 name (``wss://host:443``, see :mod:`observer.endpoints`). ``OBSERVER_TOKEN`` in the environment
 overrides the keyring for every endpoint.
 
-Fail closed: when keyring has no usable backend (its ``fail.Keyring``, a chainer with nothing in it)
-or only found a low-priority one on its own (keyring's convention: priority < 1 is "not
-recommended"; ``keyrings.alt``'s plaintext file is 0.5), every keyring operation raises
-:class:`~observer.errors.TokenStoreError` naming the fixes. A plaintext backend is used only when
-the user chose it explicitly (``PYTHON_KEYRING_BACKEND`` or keyring's config file).
-
-``auth list`` needs to know which origins have a token, and keyring has no portable way to
-enumerate entries. So the *origins* (never tokens) are kept in a small non-secret index file,
-``origins`` in platformdirs' user config directory, one per line.
+Which keyring backend may be used (fail closed, never a silent plaintext file) is decided in
+:mod:`observer.keyring_backend`; the non-secret list of origins with a token, for ``auth list``,
+is :mod:`observer.origins_index`.
 
 Tokens are wrapped in :class:`Secret`, whose ``repr``/``str`` never show the value, so a token can
 not leak into an exception message, a log line or a debugger by accident.
@@ -31,16 +25,11 @@ from typing import Any, Literal
 
 from observer.endpoints import normalize_origin
 from observer.errors import TokenStoreError
+from observer.keyring_backend import FIXES, backend_name, resolve_backend
+from observer.origins_index import OriginsIndex
 
 SERVICE = "observer"
 ENV_VAR = "OBSERVER_TOKEN"
-
-FIXES = (
-    "install and unlock a Secret Service (e.g. gnome-keyring or KeePassXC) or the OS keychain, "
-    f"or set {ENV_VAR} in the environment for this process, "
-    "or choose keyrings.alt's file backend explicitly with "
-    "PYTHON_KEYRING_BACKEND=keyrings.alt.file.EncryptedKeyring"
-)
 
 
 class Secret:
@@ -121,7 +110,7 @@ def inspect_token(
     """Decode ``token`` as a JWT without verifying it, for warnings; opaque tokens say so."""
     try:
         import jwt
-    except ImportError:  # the optional extra observer[jwt] is not installed
+    except ImportError:  # the optional extra observer-tty[jwt] is not installed
         return TokenInfo(origin, source, "opaque")
     try:
         claims = jwt.decode(token.reveal(), options={"verify_signature": False})
@@ -137,13 +126,6 @@ def inspect_token(
     return TokenInfo(origin, source, "jwt", audience, expires, sub)
 
 
-def default_index_path() -> Path:
-    """Where the list of origins with a stored token lives (not secret)."""
-    import platformdirs
-
-    return platformdirs.user_config_path("observer") / "origins"
-
-
 class TokenStore:
     """Get, store and delete tokens per endpoint origin.
 
@@ -151,7 +133,7 @@ class TokenStore:
         backend: a ``keyring.backend.KeyringBackend`` to use; ``None`` resolves keyring's
             configured or detected backend lazily (only when the keyring is needed, so
             ``OBSERVER_TOKEN`` works on machines without any keyring).
-        index_path: the origins index file; default under platformdirs' config directory.
+        index_path: the origins index file; default ``origins`` in observer's config directory.
         environ: the environment to read ``OBSERVER_TOKEN`` from (default ``os.environ``).
     """
 
@@ -163,7 +145,7 @@ class TokenStore:
         environ: Mapping[str, str] | None = None,
     ) -> None:
         self._backend = backend
-        self._index_path = index_path
+        self._index = OriginsIndex(index_path)
         self._environ = os.environ if environ is None else environ
         self._lock = threading.Lock()
 
@@ -182,7 +164,7 @@ class TokenStore:
                 return function(backend, *args)
             except Exception as error:  # backends raise their own types (D-Bus, OS errors...)
                 raise TokenStoreError(
-                    f"the keyring ({_backend_name(backend)}) could not {what} the token for "
+                    f"the keyring ({backend_name(backend)}) could not {what} the token for "
                     f"{origin}: {type(error).__name__} — {FIXES}"
                 ) from None
 
@@ -209,7 +191,7 @@ class TokenStore:
         if not token:
             raise TokenStoreError(f"an empty token was given for {origin} — nothing was stored")
         self._call("store", origin, lambda b, o, t: b.set_password(SERVICE, o, t), origin, token)
-        self._update_index(add=origin)
+        self._index.update(add=origin)
         return origin
 
     def delete(self, url: str) -> bool:
@@ -226,7 +208,7 @@ class TokenStore:
             return True
 
         removed: bool = self._call("delete", origin, remove, origin)
-        self._update_index(remove=origin)
+        self._index.update(remove=origin)
         return removed
 
     def info(self, url: str) -> TokenInfo | None:
@@ -263,73 +245,27 @@ class TokenStore:
     @property
     def index_path(self) -> Path:
         """The non-secret file listing origins that have a token."""
-        if self._index_path is None:
-            self._index_path = default_index_path()
-        return self._index_path
+        return self._index.path
 
     def origins(self) -> list[str]:
         """Origins with a stored token, sorted (read from the index; no keyring access)."""
-        try:
-            text = self.index_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return []
-        except OSError as error:
-            raise TokenStoreError(
-                f"cannot read {self.index_path}: {error.strerror} — check its permissions"
-            ) from None
-        return sorted({line.strip() for line in text.splitlines() if line.strip()})
-
-    def _update_index(self, *, add: str | None = None, remove: str | None = None) -> None:
-        with self._lock:
-            known = set(self.origins())
-            if add:
-                known.add(add)
-            if remove:
-                known.discard(remove)
-            path = self.index_path
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                temporary = path.with_name(path.name + ".tmp")
-                temporary.write_text("".join(f"{o}\n" for o in sorted(known)), encoding="utf-8")
-                os.replace(temporary, path)  # atomic: a crash leaves the old or the new list
-            except OSError as error:
-                raise TokenStoreError(
-                    f"cannot write {path}: {error.strerror} — check its permissions"
-                ) from None
+        return self._index.read()
 
 
-def _backend_name(backend: Any) -> str:
-    return f"{type(backend).__module__}.{type(backend).__name__}"
+def token_advice(origin: str, wanted: str = "", environ: Mapping[str, str] | None = None) -> str:
+    """What to do about a token an endpoint refused: fix it where it came from.
 
+    ``OBSERVER_TOKEN`` wins over the keyring, so when it is set, storing a new token with
+    ``auth login`` would change nothing: the advice is to fix or unset the variable instead.
 
-def resolve_backend() -> Any:
-    """Return keyring's backend if it is safe to use, else raise :class:`TokenStoreError`.
-
-    An explicit choice (``PYTHON_KEYRING_BACKEND`` or keyring's config file) is honoured as is.
-    A detected backend must be a real one with priority >= 1.
+    Args:
+        origin: the endpoint's origin.
+        wanted: what the new token must be (``"a fresh token"``), or empty.
+        environ: the environment (default ``os.environ``).
     """
-    try:
-        import keyring
-        import keyring.core
-        from keyring.backends import chainer, fail
-    except ImportError:
-        raise TokenStoreError(f"the keyring package is not installed — {FIXES}") from None
-    explicit = keyring.core.load_env() or keyring.core.load_config()
-    backend = explicit or keyring.get_keyring()
-    if isinstance(backend, fail.Keyring):
-        raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
-    if isinstance(backend, chainer.ChainerBackend):
-        # The chainer tries its members in turn: a locked Secret Service would silently hand the
-        # token to a plaintext file. Use its best safe member alone, or none.
-        safe = [b for b in backend.backends if getattr(b, "priority", 0) >= 1]
-        if not safe:
-            raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
-        return safe[0]
-    if explicit is None:
-        priority = getattr(backend, "priority", 0)
-        if priority < 1:
-            raise TokenStoreError(
-                f"the only keyring backend found is {_backend_name(backend)}, which keyring rates "
-                f"unsafe (priority {priority}); observer does not fall back to it silently — {FIXES}"
-            )
-    return backend
+    environ = os.environ if environ is None else environ
+    if environ.get(ENV_VAR, "").strip():
+        if wanted:
+            return f"set {ENV_VAR} to {wanted}, or unset it to use the keyring"
+        return f"fix or unset {ENV_VAR} (it overrides the keyring for every endpoint)"
+    return f"run `observer auth login {origin}`" + (f" with {wanted}" if wanted else "")

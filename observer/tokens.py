@@ -1,28 +1,36 @@
 """Bearer-token checks for the sandbox endpoint, holding no secret on the sandbox.
 
-The server keeps only SHA-256 digests of the tokens it accepts (a token file of lines
-``<watch|control> sha256:<hex>``) or a JWT public key. A stolen token file lets nobody in. Tokens
-are compared in constant time (``hmac.compare_digest`` over every entry, no early exit), and no
-token, digest or key ever appears in a log line or an error message.
+The server keeps only SHA-256 digests of the tokens it accepts (a token file, see
+:mod:`observer.token_file`) or a JWT public key. A stolen token file lets nobody in. Tokens are
+compared in constant time (``hmac.compare_digest`` over every entry, no early exit), and no token
+or key ever appears in a log line or an error message: logs name a token by its label, or the
+first 12 hex digits of its digest.
+
+What a valid token proves is a :class:`Credential`: its role, whose it is (the key that per-token
+connection limits count, and revocation finds) and its expiry. The server asks
+:meth:`Authenticator.revocation` about each connection's credential whenever the token file
+changes, and every second for expiries.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
+import os
 import re
 import secrets
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any
 
 from observer.errors import UsageError
+from observer.token_file import ROLES, Role, TokenEntry, read_entries
 
-Role = Literal["watch", "control"]
-ROLES: Final = ("watch", "control")
-
-_LINE = re.compile(r"^(watch|control)\s+sha256:([0-9a-f]{64})$")
+Clock = Callable[[], float]
+"""Seconds since the epoch (``time.time``; tests pass their own)."""
 
 
 def digest(token: str) -> str:
@@ -36,20 +44,42 @@ def new_token() -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Entry:
+class Credential:
+    """What a valid token proved: the role it grants, whose it is, and until when."""
+
     role: Role
-    digest: bytes
+    key: str
+    """Who holds it, for limits and revocation: the digest of a token-file token, ``jwt:`` and
+    the subject (or the token's digest) of a JWT."""
+    name: str
+    """How logs name it: its label, or the start of its digest (never the token)."""
+    expires: float | None = None
+    """Seconds since the epoch after which it admits nobody."""
+
+
+def _seconds(value: dt.datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
 
 
 class TokenStore:
-    """The digests a server accepts, each with the role it grants."""
+    """The digests a server accepts, each with the role it grants; reread when its file changes.
 
-    def __init__(self, entries: Iterable[tuple[Role, str]] = ()) -> None:
-        self._entries: list[_Entry] = []
-        for role, text in entries:
-            if role not in ROLES or not re.fullmatch(r"sha256:[0-9a-f]{64}", text):
+    Args:
+        entries: ``(role, "sha256:<hex>")`` pairs or :class:`TokenEntry` values.
+        path: the token file they came from (see :meth:`load` and :meth:`reload`).
+    """
+
+    def __init__(
+        self, entries: Iterable[tuple[Role, str] | TokenEntry] = (), path: Path | None = None
+    ) -> None:
+        self.path = path
+        self._signature = _signature(path) if path is not None else None
+        self._entries: list[tuple[TokenEntry, bytes]] = []
+        for item in entries:
+            entry = item if isinstance(item, TokenEntry) else TokenEntry(*item)
+            if entry.role not in ROLES or not re.fullmatch(r"sha256:[0-9a-f]{64}", entry.digest):
                 raise UsageError("a token digest must be 'sha256:' and 64 lowercase hex digits")
-            self._entries.append(_Entry(role, bytes.fromhex(text[7:])))
+            self._entries.append((entry, bytes.fromhex(entry.digest[7:])))
 
     @classmethod
     def from_tokens(cls, tokens: Iterable[tuple[Role, str]]) -> TokenStore:
@@ -59,37 +89,58 @@ class TokenStore:
     @classmethod
     def load(cls, path: Path) -> TokenStore:
         """Read a token file; raise :class:`UsageError` naming the bad line, never its content."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or "not UTF-8 text"
-            raise UsageError(f"cannot read token file {path}: {reason} — check the path") from None
-        entries: list[tuple[Role, str]] = []
-        for number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
-            if not line or line.startswith("#"):
-                continue
-            match = _LINE.match(line)
-            if match is None:
-                raise UsageError(
-                    f"{path}, line {number}: expected '<watch|control> sha256:<64 hex digits>'"
-                    " — create entries with `observer token issue`"
-                )
-            entries.append((match.group(1), "sha256:" + match.group(2)))  # type: ignore[arg-type]
-        return cls(entries)
+        signature = _signature(path)
+        store = cls(read_entries(path), path)
+        store._signature = signature  # what was read, even if the file changed meanwhile
+        return store
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def role_of(self, token: str) -> Role | None:
-        """The role ``token`` grants, or ``None``. Takes the same time whichever entry matches."""
+    @property
+    def entries(self) -> list[TokenEntry]:
+        """The accepted tokens, in file order."""
+        return [entry for entry, _ in self._entries]
+
+    def changed(self) -> bool:
+        """Whether the file differs from what was read (its size, time or inode)."""
+        return self.path is not None and _signature(self.path) != self._signature
+
+    def check(self, token: str, now: float) -> Credential | None:
+        """What ``token`` proves at ``now``, or ``None``. Takes the same time whichever entry
+        matches (every entry is compared, no early exit)."""
         candidate = hashlib.sha256(token.encode("utf-8", "surrogateescape")).digest()
-        found: Role | None = None
-        for entry in self._entries:
-            # No early exit: every entry is compared, so timing does not tell which one matched.
-            if hmac.compare_digest(candidate, entry.digest) and found != "control":
-                found = entry.role
-        return found
+        found: TokenEntry | None = None
+        for entry, value in self._entries:
+            if hmac.compare_digest(candidate, value) and (found is None or found.role == "watch"):
+                found = entry
+        if found is None or found.expired(dt.datetime.fromtimestamp(now, dt.UTC)):
+            return None
+        return Credential(found.role, found.digest, found.name, _seconds(found.expires))
+
+    def role_of(self, token: str) -> Role | None:
+        """The role ``token`` grants now, or ``None``."""
+        credential = self.check(token, time.time())
+        return credential.role if credential is not None else None
+
+    def revocation(self, credential: Credential, now: float) -> str | None:
+        """Why ``credential`` no longer admits anybody (``None``: it still does)."""
+        entry = next((e for e, _ in self._entries if e.digest == credential.key), None)
+        if entry is None:
+            return "token revoked"
+        if entry.role != credential.role:
+            return "token's role changed"
+        if entry.expired(dt.datetime.fromtimestamp(now, dt.UTC)):
+            return "token expired"
+        return None
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size, status.st_ino
 
 
 class JwtVerifier:
@@ -114,7 +165,7 @@ class JwtVerifier:
             from cryptography.hazmat.primitives import serialization
         except ImportError:
             raise UsageError(
-                "JWT support needs PyJWT — install it with `pip install 'observer[jwt]'`"
+                "JWT support needs PyJWT — install it with `pip install 'observer-tty[jwt]'`"
             ) from None
         try:
             key = serialization.load_pem_public_key(public_key_pem)
@@ -133,8 +184,12 @@ class JwtVerifier:
         """The one algorithm tokens must be signed with."""
         return self._algorithm
 
-    def role_of(self, token: str) -> Role | None:
-        """The role a valid token grants, or ``None`` (bad signature, expired, wrong audience...)."""
+    def check(self, token: str) -> Credential | None:
+        """What a valid token proves, or ``None`` (bad signature, expired, wrong audience...).
+
+        Its key is its subject (``sub``), so that tokens issued again to one subject share its
+        connection limit, or the token's own digest without one.
+        """
         import jwt
 
         required = ["exp", "aud"] + (["iss"] if self._issuer else [])
@@ -149,7 +204,20 @@ class JwtVerifier:
             )
         except jwt.PyJWTError:
             return None
-        return "control" if claims.get(self._role_claim) == "control" else "watch"
+        role: Role = "control" if claims.get(self._role_claim) == "control" else "watch"
+        subject = claims.get("sub")
+        if isinstance(subject, str) and subject:
+            key = name = "jwt:" + subject[:64]
+        else:
+            key = "jwt:" + digest(token)
+            name = "jwt:" + key[11:23]
+        expires = claims.get("exp")
+        return Credential(role, key, name, float(expires) if isinstance(expires, int) else None)
+
+    def role_of(self, token: str) -> Role | None:
+        """The role a valid token grants, or ``None``."""
+        credential = self.check(token)
+        return credential.role if credential is not None else None
 
 
 def _algorithm_for(key: Any) -> str:
@@ -167,18 +235,64 @@ def _algorithm_for(key: Any) -> str:
 
 
 class Authenticator:
-    """Everything that can admit a bearer token: a digest store, a JWT verifier, or both."""
+    """Everything that can admit a bearer token: a digest store, a JWT verifier, or both.
 
-    def __init__(self, store: TokenStore | None = None, jwt: JwtVerifier | None = None) -> None:
+    Args:
+        store: the accepted digests (reread from its file by :meth:`reload`).
+        jwt: the JWT verifier.
+        clock: seconds since the epoch, for expiries.
+    """
+
+    def __init__(
+        self,
+        store: TokenStore | None = None,
+        jwt: JwtVerifier | None = None,
+        *,
+        clock: Clock = time.time,
+    ) -> None:
         self.store = store
         self.jwt = jwt
+        self.clock = clock
+
+    def check(self, token: str) -> Credential | None:
+        """What ``token`` proves now, or ``None`` if nothing accepts it."""
+        if self.jwt is not None and token.count(".") == 2:
+            credential = self.jwt.check(token)
+            if credential is not None:
+                return credential
+        if self.store is not None:
+            return self.store.check(token, self.clock())
+        return None
 
     def role_of(self, token: str) -> Role | None:
         """The role ``token`` grants, or ``None`` if nothing accepts it."""
-        if self.jwt is not None and token.count(".") == 2:
-            role = self.jwt.role_of(token)
-            if role is not None:
-                return role
-        if self.store is not None:
-            return self.store.role_of(token)
-        return None
+        credential = self.check(token)
+        return credential.role if credential is not None else None
+
+    def revocation(self, credential: Credential) -> str | None:
+        """Why a connection admitted with ``credential`` must end now (``None``: it need not):
+        its token was revoked, its role changed, or it expired."""
+        if credential.expires is not None and self.clock() >= credential.expires:
+            return "token expired"
+        if credential.key.startswith("jwt:") or self.store is None:
+            return None
+        return self.store.revocation(credential, self.clock())
+
+    def reload(self, force: bool = False) -> TokenStore | None:
+        """Read the token file again if it changed (or ``force``); return the new store, or
+        ``None`` when nothing was read.
+
+        Raises:
+            UsageError: the file cannot be read or is damaged; the tokens read before stay.
+        """
+        if self.store is None or self.store.path is None:
+            return None
+        if not force and not self.store.changed():
+            return None
+        path, signature = self.store.path, _signature(self.store.path)
+        try:
+            self.store = TokenStore.load(path)
+        except UsageError:
+            self.store._signature = signature  # said once; tried again when it changes again
+            raise
+        return self.store

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from observer.app.source import ConnectionChanged, ConnectionState, LatencyMeasured, SessionSource
-from observer.app.terminal import TerminalModel
 from observer.protocol.events import (
     ControlChanged,
     ErrorReported,
@@ -26,7 +25,8 @@ from observer.protocol.events import (
     SnapshotReceived,
     TitleChanged,
 )
-from observer.rendering import sanitize
+from observer.terminal import TerminalModel
+from observer.terminal.sanitize import sanitize
 
 AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
 

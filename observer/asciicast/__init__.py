@@ -1,4 +1,4 @@
-"""asciicast v1/v2/v3 reading and writing, and pure event transforms.
+"""asciicast v1/v2/v3 reading and writing, pure event transforms, feeding events into a model.
 
 Pure: readers take an iterable of lines, writers a text stream; nothing here opens a file.
 """
@@ -20,6 +20,7 @@ from observer.asciicast.events import (
     format_size,
     parse_size,
 )
+from observer.asciicast.feeding import Fed, feed
 from observer.asciicast.reader import CastReader, read_header
 from observer.asciicast.redact import Redactor
 from observer.asciicast.transforms import cap_idle, shift, speed, until
@@ -39,11 +40,13 @@ __all__ = [
     "CastReader",
     "CastWriter",
     "Event",
+    "Fed",
     "Header",
     "Redactor",
     "TextSink",
     "cap_idle",
     "check_size",
+    "feed",
     "format_size",
     "parse_size",
     "read_header",

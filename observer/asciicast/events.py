@@ -92,7 +92,8 @@ def parse_size(text: str) -> tuple[int, int]:
     """
     cols_text, sep, rows_text = text.strip().lower().partition("x")
     if not sep or not _is_number(cols_text) or not _is_number(rows_text):
-        raise ValueError(f"size {text!r} is not COLSxROWS, e.g. 80x24")
+        shown = text if len(text) <= 24 else text[:20] + "…"
+        raise ValueError(f"size {shown!r} is not COLSxROWS of at most 9 digits each, e.g. 80x24")
     cols, rows = int(cols_text), int(rows_text)
     check_size(cols, rows)
     return cols, rows
@@ -100,7 +101,8 @@ def parse_size(text: str) -> tuple[int, int]:
 
 def _is_number(text: str) -> bool:
     # ASCII digits only: str.isdecimal() also accepts other scripts' digits, which no writer emits.
-    return text.isascii() and text.isdecimal()
+    # At most 9 of them: int() refuses thousands of digits with a message of its own.
+    return text.isascii() and text.isdecimal() and len(text) <= 9
 
 
 def check_size(cols: int, rows: int) -> None:

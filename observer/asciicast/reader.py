@@ -13,6 +13,8 @@ Decisions a user can rely on (see ``docs/recording.md``):
 - **Time never runs backwards.** A v2 event earlier than the one before it (clock jitter, a
   concatenated file) or a negative v3 interval is clamped to the previous time and counted in
   ``clamped``; the events still play, in file order.
+- **Absurd numbers are damage:** an integer of more than :data:`MAX_DIGITS` digits anywhere (header
+  included), or an event time beyond :data:`MAX_SECONDS`, is an error with its line number.
 - **Other damage is an error with its line number** (:class:`~observer.errors.CastFormatError`), or,
   with ``lenient=True``, the damaged line is skipped and counted in ``skipped``. Blank lines are
   ignored. A damaged header is always an error: nothing can be played without it.
@@ -32,10 +34,21 @@ from observer.errors import CastFormatError
 
 V1_MAX_CHARS = 64 * 1024 * 1024
 """A v1 document is loaded whole; beyond this size it is refused instead of exhausting memory."""
+MAX_DIGITS = 20
+"""Longest integer written anywhere in a recording (a 64-bit integer has 19 digits). Python refuses
+to convert integers of more than 4,300 digits and chokes on floats from far fewer: such a number
+is damage, not data."""
+MAX_SECONDS = 1e9
+"""Largest event time or interval (about 31 years): a time beyond it is damage, and sums of such
+times would reach infinity and then NaN."""
 
 
 class _Damage(ValueError):
     """One line cannot be used; the message says why."""
+
+
+class _OutOfRange(_Damage):
+    """A number too long or too large to be anything but damage."""
 
 
 class _Slow(Exception):
@@ -47,8 +60,16 @@ def _reject_constant(name: str) -> float:
     raise _Damage(f"{name} is not a valid JSON number")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-"""One decoder for every line: ``json.loads(text, parse_constant=...)`` would build one per call."""
+def _bounded_int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise _OutOfRange(f"a {digits}-digit number (at most {MAX_DIGITS} digits)")
+    return int(text)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_bounded_int)
+"""One decoder for every line (header, events, v1 documents): ``json.loads(text, ...)`` would
+build one per call."""
 
 
 def _loads(text: str) -> Any:
@@ -63,10 +84,14 @@ def _loads(text: str) -> Any:
 def _number(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _Damage(f"the event time {value!r} is not a number")
-    try:
-        return float(value)
-    except OverflowError:
-        raise _Damage("the event time is out of range") from None
+    number = float(value)  # ints are at most MAX_DIGITS long: no overflow
+    if not math.isfinite(number):  # 1e999 parses as inf
+        raise _OutOfRange("the event time is not finite")
+    if not -MAX_SECONDS <= number <= MAX_SECONDS:
+        raise _OutOfRange(
+            f"the event time {number:.3g} is out of range (at most {MAX_SECONDS:.0e} s)"
+        )
+    return number
 
 
 class CastReader:
@@ -131,6 +156,10 @@ class CastReader:
         text = first.lstrip("\ufeff")
         try:
             obj = _loads(text)
+        except _OutOfRange as damage:
+            raise self._error(
+                f"the header holds {damage} — the file is damaged", header_line
+            ) from None
         except _Damage as damage:
             obj = self._read_v1_document(text, header_line, damage)
         if not isinstance(obj, dict):
@@ -178,7 +207,7 @@ class CastReader:
         if len(parts) == 1:
             raise self._error(f"the header is {damage} — the file is damaged", first_line)
         try:
-            return json.loads("".join(parts), parse_constant=_reject_constant)
+            return _DECODER.decode("".join(parts))
         except json.JSONDecodeError as error:
             raise self._error(
                 f"not valid JSON ({error.msg}) — the v1 recording is damaged",
@@ -241,7 +270,7 @@ class CastReader:
                         type(time) is not float
                         or type(code) is not str
                         or type(data) is not str
-                        or time - time != 0.0  # inf or nan: 1e999 parses as inf
+                        or not -MAX_SECONDS <= time <= MAX_SECONDS  # also inf (1e999), nan
                         or not code
                         or code == RESIZE
                     ):
@@ -302,8 +331,6 @@ def parse_event_line(line: str) -> tuple[float, str, str]:
         raise _Damage(f"the event code {code!r} is not a non-empty string")
     if not isinstance(data, str):
         raise _Damage(f"the data of a {code!r} event is not a string")
-    if not math.isfinite(time):
-        raise _Damage("the event time is not finite")
     if code == RESIZE:
         try:
             parse_size(data)

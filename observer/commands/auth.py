@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from observer.commands._help import URL_HELP, add_action
 
 if TYPE_CHECKING:
     from observer.secrets import TokenStore
@@ -30,44 +32,41 @@ examples:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``login``/``logout``/``status``/``list`` sub-commands."""
     sub = parser.add_subparsers(dest="auth_action", metavar="ACTION", required=True)
-    raw = argparse.RawDescriptionHelpFormatter
-
-    def example(*lines: str) -> dict[str, Any]:
-        return {
-            "epilog": "example:\n" + "".join(f"  {line}\n" for line in lines),
-            "formatter_class": raw,
-        }
-
-    login = sub.add_parser(
+    login = add_action(
+        sub,
         "login",
-        help="store a token for an endpoint",
-        **example(
-            "observer auth login wss://sandbox.example",
-            "observer auth login https://sandbox.example --token-stdin < token.txt",
-        ),
+        "store a token for an endpoint",
+        "observer auth login wss://sandbox.example",
+        "observer auth login https://sandbox.example --token-stdin < token.txt",
     )
-    login.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    login.add_argument("url", metavar="URL", help=URL_HELP)
     login.add_argument(
         "--token-stdin",
         action="store_true",
         help="read the token from the first line of standard input instead of prompting",
     )
-    logout = sub.add_parser(
+    logout = add_action(
+        sub,
         "logout",
-        help="delete the stored token of an endpoint",
-        **example("observer auth logout wss://sandbox.example"),
+        "delete the stored token of an endpoint",
+        "observer auth logout wss://sandbox.example",
     )
-    logout.add_argument("url", metavar="URL")
-    status = sub.add_parser(
+    logout.add_argument("url", metavar="URL", help=URL_HELP)
+    status = add_action(
+        sub,
         "status",
-        help="which endpoints have a token; JWT audience and expiry",
-        **example("observer auth status", "observer auth status wss://sandbox.example"),
+        "which endpoints have a token; JWT audience and expiry",
+        "observer auth status",
+        "observer auth status wss://sandbox.example",
     )
-    status.add_argument("url", metavar="URL", nargs="?")
-    sub.add_parser(
+    status.add_argument(
+        "url", metavar="URL", nargs="?", help=f"{URL_HELP}; without it, every one with a token"
+    )
+    add_action(
+        sub,
         "list",
-        help="list the endpoints that have a stored token, one per line",
-        **example("observer auth list"),
+        "list the endpoints that have a stored token, one per line",
+        "observer auth list",
     )
 
 
@@ -96,6 +95,7 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
     from observer.secrets import Secret, inspect_token
 
     origin = normalize_origin(url)
+    store.backend()  # a keyring that cannot store says so before the user pastes the token
     if from_stdin:
         token = sys.stdin.readline().strip()
     else:

@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from observer.asciicast import Header
+    from collections.abc import Iterable, Iterator
+
+    from observer.asciicast import Event, Header
     from observer.terminal import TerminalModel
 
 NAME = "export"
@@ -22,20 +24,25 @@ another program.
 """
 EPILOG = """\
 examples:
-  observer export session.cast                    the transcript on stdout
+  observer export session.cast                    the transcript on stdout (--format text)
   observer export session.cast -o session.txt     into a file
   observer export broken.cast --lenient           skip damaged lines
 """
 
-FORMATS = ("txt",)
-TAKEOVER_STARTED = "takeover started"
-TAKEOVER_ENDED = "takeover ended"
+FORMATS = ("text",)
+OLD_SPELLINGS = {"txt": "text"}
+"""Format names of earlier versions, still accepted with a note (``render`` says ``text``)."""
 
 
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments."""
     parser.add_argument("file", type=Path, metavar="FILE", help="asciicast recording")
-    parser.add_argument("--format", choices=FORMATS, default="txt", help="output (default txt)")
+    parser.add_argument(
+        "--format",
+        choices=(*FORMATS, *OLD_SPELLINGS),
+        default="text",
+        help="output (default text; txt is the old name of text)",
+    )
     parser.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
     parser.add_argument(
         "--lenient", action="store_true", help="skip damaged lines of the recording, and count them"
@@ -62,78 +69,93 @@ class Transcript:
     duration: float = 0.0
 
 
-def clock(seconds: float) -> str:
-    """``M:SS.s`` or ``H:MM:SS.s``."""
-    minutes, rest = divmod(max(0.0, seconds), 60)
-    hours, minutes = divmod(int(minutes), 60)
-    return f"{hours}:{minutes:02d}:{rest:04.1f}" if hours else f"{minutes}:{rest:04.1f}"
+_KEYS = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫", "\x1b": "⎋"}
 
 
 def shown(text: str) -> str:
-    """Typed input or a label as one line of plain text: control characters made visible."""
-    names = {"\r": "⏎", "\n": "⏎", "\t": "⇥", "\x7f": "⌫", "\x1b": "⎋"}
+    """Typed input or a label as one line of plain text: keys named, other controls as ``^X``,
+    and whatever else cannot be shown safely as the sanitizer shows it."""
+    from observer.terminal.sanitize import sanitize
+
     out = []
     for char in text:
-        if char in names:
-            out.append(names[char])
-        elif char < " " or "\x80" <= char < "\xa0":
-            out.append(f"^{chr(ord(char) + 64)}" if char < " " else f"\\x{ord(char):02x}")
+        if char in _KEYS:
+            out.append(_KEYS[char])
+        elif char < " ":
+            out.append(f"^{chr(ord(char) + 64)}")
         else:
             out.append(char)
-    return "".join(out)
+    return sanitize("".join(out))
 
 
 def screen_block(model: TerminalModel) -> str:
     """The screen's rows, each behind a bar, trailing blank rows dropped."""
-    rows = model.text()
+    from observer.terminal.sanitize import rows_text
+
+    rows = rows_text(model.line(y) for y in range(model.rows))
     while rows and not rows[-1]:
         rows.pop()
     return "".join(f"│ {row}\n" for row in rows) or "│ (blank screen)\n"
 
 
+def _noting(events: Iterable[Event], result: Transcript) -> Iterator[Event]:
+    """Pass the events on, noting the duration, what was typed in takeovers and the exit."""
+    from observer.asciicast import EXIT, INPUT, MARKER, markers
+
+    current: Takeover | None = None
+    for event in events:
+        result.duration = event.time
+        if event.code == INPUT and current is not None:
+            current.typed.append(event.data)
+        elif event.code == EXIT:
+            result.exit_status = event.data
+        elif event.code == MARKER:
+            kind = markers.kind_of(event.data)
+            if kind is markers.MarkerKind.TAKEOVER_START and current is None:
+                current = Takeover(event.time)
+                result.takeovers.append(current)
+            elif kind is markers.MarkerKind.TAKEOVER_END and current is not None:
+                current.end, current = event.time, None
+        yield event
+
+
 def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
     """Replay the file once; return its header, the transcript and the damaged lines skipped."""
-    from observer.asciicast import EXIT, INPUT, MARKER, OUTPUT, RESIZE, parse_size
-    from observer.recording import open_cast
-    from observer.replay import new_model
+    from observer.asciicast import MARKER, feed
+    from observer.castfiles import open_cast
+    from observer.replay import clock_text, new_model
 
     result = Transcript()
     with open_cast(path, lenient=lenient) as reader:
         header = reader.header
         model = new_model(header.cols, header.rows)
-        current: Takeover | None = None
-        for event in reader:
-            result.duration = event.time
-            if event.code == OUTPUT:
-                model.feed(event.data.encode("utf-8", "replace"))
-            elif event.code == RESIZE:
-                model.resize(*parse_size(event.data))
-            elif event.code == INPUT and current is not None:
-                current.typed.append(event.data)
-            elif event.code == EXIT:
-                result.exit_status = event.data
-            elif event.code == MARKER:
-                result.markers += 1
-                if event.data == TAKEOVER_STARTED and current is None:
-                    current = Takeover(event.time)
-                    result.takeovers.append(current)
-                elif event.data == TAKEOVER_ENDED and current is not None:
-                    current.end, current = event.time, None
-                title = f"marker {shown(event.data)!r}" if event.data else "marker"
-                result.sections.append(f"── {clock(event.time)} {title} ──\n{screen_block(model)}")
+        events = _noting(reader, result)
+        # Fed marker by marker: each stop shows the screen at that marker.
+        while (
+            marker := feed(model, events, stop=lambda e: e.code == MARKER).stopped_at
+        ) is not None:
+            result.markers += 1
+            title = f"marker {shown(marker.data)!r}" if marker.data else "marker"
+            result.sections.append(
+                f"── {clock_text(marker.time)} {title} ──\n{screen_block(model)}"
+            )
         ending = (
             f"end (exited with status {shown(result.exit_status)})" if result.exit_status else "end"
         )
-        result.sections.append(f"── {clock(result.duration)} {ending} ──\n{screen_block(model)}")
+        result.sections.append(
+            f"── {clock_text(result.duration)} {ending} ──\n{screen_block(model)}"
+        )
         return header, result, reader.skipped
 
 
 def render(path: Path, header: Header, transcript: Transcript) -> str:
     """The whole transcript as text."""
+    from observer.replay import clock_text
+
     title = f" — {shown(header.title)}" if header.title else ""
     lines = [
         f"observer transcript of {path.name}{title}",
-        f"{header.cols}x{header.rows} · {clock(transcript.duration)} · "
+        f"{header.cols}x{header.rows} · {clock_text(transcript.duration)} · "
         f"{transcript.markers} marker(s) · {len(transcript.takeovers)} takeover(s)",
         "",
     ]
@@ -141,10 +163,14 @@ def render(path: Path, header: Header, transcript: Transcript) -> str:
         lines.append("takeovers (a person held the keyboard):")
         for span in transcript.takeovers:
             end = transcript.duration if span.end is None else span.end
-            until = clock(end) if span.end is not None else f"{clock(end)} (never handed back)"
+            until = (
+                clock_text(end)
+                if span.end is not None
+                else f"{clock_text(end)} (never handed back)"
+            )
             typed = shown("".join(span.typed))
             lines.append(
-                f"  {clock(span.start)} – {until}, {end - span.start:.1f} s"
+                f"  {clock_text(span.start)} – {until}, {end - span.start:.1f} s"
                 + (f", typed: {typed}" if typed else ", typed nothing")
             )
         lines.append("")
@@ -156,6 +182,12 @@ def run(args: argparse.Namespace) -> int:
     from observer.commands.replay import with_lenient_hint
     from observer.errors import CastFormatError, UsageError
 
+    if args.format in OLD_SPELLINGS:
+        print(
+            f"observer: note: --format {args.format} is now spelled --format "
+            f"{OLD_SPELLINGS[args.format]}, as in observer render",
+            file=sys.stderr,
+        )
     try:
         header, transcript, skipped = collect(args.file, args.lenient)
     except CastFormatError as error:

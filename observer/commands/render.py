@@ -24,13 +24,17 @@ FILE is an asciicast recording (v1, v2 or v3; resizes are applied) or, if it is 
 terminal output bytes (then --size is required). Without --at or --at-marker the screen at the
 end is printed; a time beyond the end also gives the last screen.
 
-Formats: text = the screen's rows, one per line, trailing blanks trimmed; ansi = escape sequences
-that repaint the screen with its colours; svg = an image of the screen."""
+--at-marker matches a marker kind in any spelling (takeover matches "takeover start" and an older
+"takeover started"), otherwise any marker whose label contains the text (case ignored).
+
+Formats: text = the screen's rows, one per line, trailing blanks trimmed; ansi = the same rows with
+their colours and attributes (SGR only: no title, mode or reset reaches your terminal); svg = an
+image of the screen. Control and bidi characters from the recording are shown as U+FFFD."""
 EPILOG = """\
 examples:
   observer render session.cast                        the last screen, as text
   observer render session.cast --at 12.5              the screen 12.5 s in (also 1:30, 1:02:03)
-  observer render session.cast --at-marker takeover   the screen at the first "takeover" marker
+  observer render session.cast --at-marker takeover   the screen at the first takeover
   observer render session.cast --format svg > s.svg   an image of the last screen
   observer render pty-output.bin --size 120x40        raw terminal bytes
   observer render dump.bin --raw --size 80x24         raw bytes that happen to start with {
@@ -49,7 +53,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     when = parser.add_mutually_exclusive_group()
     when.add_argument("--at", metavar="SECONDS", help="moment to render: seconds, M:SS or H:MM:SS")
-    when.add_argument("--at-marker", metavar="LABEL", help="render at the first marker LABEL")
+    when.add_argument(
+        "--at-marker",
+        metavar="LABEL",
+        help="render at the first marker of that kind, or whose label contains LABEL",
+    )
     parser.add_argument("--format", choices=FORMATS, default="text", help="output (default text)")
     parser.add_argument(
         "--size", metavar="COLSxROWS", help="terminal size (required for raw bytes)"
@@ -67,7 +75,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--raw", action="store_true", help="read FILE as raw terminal bytes, never as asciicast"
     )
     parser.add_argument(
-        "--hide-cursor", action="store_true", help="do not draw the cursor in the svg image"
+        "--hide-cursor", action="store_true", help="do not draw the cursor (ansi and svg)"
     )
 
 
@@ -145,11 +153,12 @@ def _play_cast(
     args: argparse.Namespace, size: tuple[int, int] | None, moment: float | None
 ) -> tuple[TerminalModel, str | None, dict[str, str] | None]:
     from observer.asciicast import cap_idle
+    from observer.replay import new_model
     from observer.terminal.sanitize import sanitize_title
 
     with _open_recording(args.file, args.lenient) as reader:
         cols, rows = size or (reader.header.cols, reader.header.rows)
-        model = _new_model(cols, rows)
+        model = new_model(cols, rows)
         events: Iterable[Event] = reader
         if args.idle_limit is not None:
             events = cap_idle(reader, args.idle_limit)
@@ -157,7 +166,7 @@ def _play_cast(
         _warn_about_damage(reader)
         theme = dict(reader.header.theme) if reader.header.theme else None
         # The header's title is the agent's: it goes into the SVG, so it is cleaned like a
-        # title set with OSC 2 (controls and bidirectional overrides removed).
+        # title set with OSC 2.
         title = sanitize_title(reader.header.title) if reader.header.title else None
         return model, title or None, theme
 
@@ -165,7 +174,7 @@ def _play_cast(
 @contextmanager
 def _open_recording(path: str, lenient: bool) -> Iterator[CastReader]:
     from observer.asciicast import CastReader
-    from observer.recording import open_cast
+    from observer.castfiles import open_cast
 
     if path != STDIN:
         with open_cast(path, lenient=lenient) as reader:
@@ -175,6 +184,30 @@ def _open_recording(path: str, lenient: bool) -> Iterator[CastReader]:
     yield CastReader(stream, path="<stdin>", lenient=lenient)
 
 
+class _Labels:
+    """The first few distinct marker labels passing by, for the error that lists them."""
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+        self.others: set[str] = set()
+
+    def noting(self, events: Iterable[Event]) -> Iterator[Event]:
+        from observer.asciicast import MARKER
+
+        for event in events:
+            if event.code == MARKER:
+                self._note(event.data)
+            yield event
+
+    def _note(self, label: str) -> None:
+        if label in self.labels or len(self.others) >= 100_000:
+            return
+        if len(self.labels) < 20:
+            self.labels.append(label)
+        else:
+            self.others.add(label)
+
+
 def _feed_events(
     path: str | None,
     events: Iterable[Event],
@@ -182,34 +215,26 @@ def _feed_events(
     moment: float | None,
     marker: str | None,
 ) -> None:
-    """Apply output and resize events up to ``moment`` or the first marker labelled ``marker``."""
-    from observer.asciicast import MARKER, OUTPUT, RESIZE, parse_size
+    """Apply the events up to ``moment`` or the first marker ``marker`` matches."""
+    from observer.asciicast import MARKER, feed, markers
     from observer.errors import UsageError
 
-    labels: list[str] = []  # the first few distinct labels, for the error message
-    others: set[str] = set()
-    for event in events:
-        if moment is not None and event.time > moment:
-            return
-        if event.code == OUTPUT:
-            model.feed(event.data.encode("utf-8", "replace"))
-        elif event.code == RESIZE:
-            model.resize(*parse_size(event.data))
-        elif event.code == MARKER and marker is not None:
-            if event.data == marker:
-                return
-            if event.data in labels or len(others) >= 100_000:
-                continue
-            if len(labels) < 20:
-                labels.append(event.data)
-            else:
-                others.add(event.data)
-    if marker is not None and not labels:
+    if marker is None:
+        feed(model, events, until=moment)
+        return
+    seen = _Labels()
+    fed = feed(
+        model,
+        seen.noting(events),
+        stop=lambda event: event.code == MARKER and markers.matches(event.data, marker),
+    )
+    if fed.stopped_at is not None:
+        return
+    if not seen.labels:
         raise UsageError(f"{path} has no markers — render a moment with --at SECONDS")
-    if marker is not None:
-        known = ", ".join(repr(label) for label in labels)  # repr: labels are untrusted text
-        more = f" and {len(others)} more" if others else ""
-        raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
+    known = ", ".join(repr(label) for label in seen.labels)  # repr: labels are untrusted text
+    more = f" and {len(seen.others)} more" if seen.others else ""
+    raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
 
 
 def _warn_about_damage(reader: CastReader) -> None:
@@ -229,8 +254,9 @@ def _warn_about_damage(reader: CastReader) -> None:
 
 def _play_raw(path: str, size: tuple[int, int]) -> TerminalModel:
     from observer.errors import UsageError
+    from observer.replay import new_model
 
-    model = _new_model(*size)
+    model = new_model(*size)
     try:
         with open(path, "rb") if path != STDIN else nullcontext(sys.stdin.buffer) as stream:
             while chunk := stream.read(RAW_CHUNK):
@@ -240,25 +266,19 @@ def _play_raw(path: str, size: tuple[int, int]) -> TerminalModel:
     return model
 
 
-def _new_model(cols: int, rows: int) -> TerminalModel:
-    from observer.terminal import TerminalModel
-
-    return TerminalModel(cols=cols, rows=rows, scrollback=0)
-
-
 def _format(
     model: TerminalModel,
     args: argparse.Namespace,
     title: str | None,
     theme: dict[str, str] | None,
 ) -> str:
-    if args.format == "ansi":
-        return model.to_ansi()
-    if args.format == "svg":
-        from observer.commands._screen_svg import screen_svg
+    from observer.commands import _screen_output as output
 
-        return screen_svg(model, title=title, theme=theme, cursor=not args.hide_cursor)
-    return "".join(f"{row}\n" for row in model.text())
+    if args.format == "ansi":
+        return output.screen_ansi(model, cursor=not args.hide_cursor)
+    if args.format == "svg":
+        return output.screen_svg(model, title=title, theme=theme, cursor=not args.hide_cursor)
+    return output.screen_text(model)
 
 
 def _emit(text: str) -> None:

@@ -47,12 +47,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the replay app; return its exit status."""
-    from observer.app.screens.replay import ReplayScreen
-    from observer.app.screens.replay_app import ReplayApp
+    from observer.app.replay_app import replay_app
+    from observer.castfiles import open_cast
     from observer.config import config_dir, load_config
     from observer.errors import UsageError
-    from observer.recording import open_cast
-    from observer.rendering import Palette
 
     if not 0.25 <= args.speed <= 16:
         raise UsageError(f"--speed {args.speed:g} is outside 0.25..16 — e.g. --speed 2")
@@ -63,20 +61,17 @@ def run(args: argparse.Namespace) -> int:
         header = reader.header
     if limit is None and header.idle_time_limit and header.idle_time_limit > 0:
         limit = header.idle_time_limit
-
-    def screen(palette: Palette) -> ReplayScreen:
-        return ReplayScreen(
-            args.file,
-            header,
-            palette,
-            lenient=args.lenient,
-            idle_limit=limit,
-            speed=args.speed,
-            autoplay=not args.paused,
-        )
-
     config = load_config()
-    app = ReplayApp(screen, theme=args.theme or config.theme, config_dir=config_dir())
+    app = replay_app(
+        args.file,
+        header,
+        lenient=args.lenient,
+        idle_limit=limit,
+        speed=args.speed,
+        autoplay=not args.paused,
+        theme=args.theme or config.theme,
+        config_dir=config_dir(),
+    )
     app.run()
     if app.fatal is not None:
         raise with_lenient_hint(app.fatal, args.lenient)

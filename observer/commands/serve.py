@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import re
 import sys
 from pathlib import Path
@@ -17,6 +16,10 @@ control token, take over its keyboard, over one WebSocket per observer (protocol
 The server keeps no secret: --tokens names a file of token digests (create entries with
 `observer token issue`), --jwt-public-key a public key. Without either it refuses to start, unless
 it listens on loopback and you pass --insecure-no-auth.
+
+The program gets the server's environment without the variables observer reads secrets from
+(OBSERVER_TOKEN, KEYRING_PROPERTY_*): name one with --pass-env to give it anyway, or set what the
+program needs in the command itself (`-- env NAME=value my-agent`).
 """
 EPILOG = """\
 examples:
@@ -47,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--jwt-public-key",
         type=Path,
         metavar="PEM",
-        help="accept JWTs signed by this public key (needs observer[jwt])",
+        help="accept JWTs signed by this public key (needs observer-tty[jwt])",
     )
     parser.add_argument("--jwt-audience", metavar="AUD", help="required JWT audience")
     parser.add_argument("--jwt-issuer", metavar="ISS", help="required JWT issuer")
@@ -77,6 +80,27 @@ def register(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="ORIGIN",
         help="browser Origin allowed to connect (repeatable; default: none)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=256,
+        metavar="N",
+        help="clients over all sessions (default 256; a sixteenth kept for control tokens)",
+    )
+    parser.add_argument(
+        "--max-per-token",
+        type=int,
+        metavar="N",
+        help="clients one token may hold (default: half of --max-connections)",
+    )
+    parser.add_argument(
+        "--pass-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="give the program this variable even if observer reads a secret from it "
+        "(OBSERVER_TOKEN, KEYRING_PROPERTY_*; they are removed otherwise; repeatable)",
     )
     parser.add_argument(
         "--insecure-no-auth",
@@ -112,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         command = command[1:]
     if not command:
         raise UsageError("no command to run — put it after `--`, e.g. `observer serve ... -- bash`")
+    if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
+        raise UsageError("--max-connections and --max-per-token must be 1 or more")
     host, port = parse_listen(args.listen)
     cols, rows = parse_size(args.size)
     auth = _authenticator(args, host)
@@ -126,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
         "create_on_connect": args.create_on_connect,
         "size": (cols, rows),
         "allowed_origins": args.allow_origin,
+        "pass_env": args.pass_env,
+        "max_connections": args.max_connections,
+        "max_per_token": args.max_per_token,
         "compression": args.compress,
     }
     return asyncio.run(_serve(command, options))
@@ -143,6 +172,8 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    if server.token_watch is not None:  # SIGHUP: reread the token file now
+        loop.add_signal_handler(signal.SIGHUP, server.token_watch.check, True)
     try:
         await server.start()
     except BaseException as error:
@@ -168,6 +199,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
     from observer.errors import UsageError
     from observer.tokens import Authenticator, JwtVerifier, TokenStore
+    from observer.transport.safety import loopback_addresses
 
     store = TokenStore.load(args.tokens) if args.tokens is not None else None
     verifier = None
@@ -194,7 +226,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
                 "no way to authenticate observers — pass --tokens FILE (create it "
                 "with `observer token issue control --file FILE`) or --jwt-public-key"
             )
-        if not _is_loopback(host):
+        if not loopback_addresses(host):
             raise UsageError(
                 "--insecure-no-auth only works with a loopback --listen address "
                 "— use --tokens to listen on other interfaces"
@@ -232,15 +264,6 @@ def parse_size(text: str) -> tuple[int, int]:
     if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
         raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
     return int(match.group(1)), int(match.group(2))
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _url_host(host: str) -> str:

@@ -1,52 +1,178 @@
-"""``observer token issue``: create a bearer token for ``observer serve``, keep only its digest."""
+"""``observer token``: issue, list and revoke the tokens ``observer serve`` accepts."""
 
 from __future__ import annotations
 
 import argparse
-import os
+import datetime as dt
+import re
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from observer.token_file import TokenEntry
 
 NAME = "token"
-HELP = "create a token for `observer serve` (prints it once, stores only its digest)"
+HELP = "issue, list and revoke tokens for `observer serve` (only digests are stored)"
 DESCRIPTION = """\
-Create a random bearer token, print it once on stdout and append only its SHA-256 digest to the
-token file that `observer serve --tokens FILE` reads. The token itself is stored nowhere: keep it
-in your laptop's keyring (`observer` asks for it when you connect). A `watch` token can only watch;
-a `control` token can also take the keyboard.
+`issue` creates a random bearer token, prints it once on stdout and appends only its SHA-256
+digest (with a label, the time and an optional expiry) to the token file that
+`observer serve --tokens FILE` reads. The token itself is stored nowhere: keep it in your
+laptop's keyring (`observer auth login URL`). A `watch` token can only watch; a `control` token
+can also take the keyboard. `list` shows the file's tokens (never a token: there is none to
+show); `revoke` removes one. A running server rereads the file within a second and closes the
+revoked token's connections; its sessions and their programs go on.
 """
 EPILOG = """\
-example:
-  observer token issue control --file /etc/observer/tokens
-  observer token issue watch --file tokens.txt > watch-token.txt
+examples:
+  observer token issue control --file /etc/observer/tokens --label alice --expires 30d
+  observer token issue watch --file tokens.txt --label ci > watch-token.txt
+  observer token list --file tokens.txt
+  observer token revoke alice --file tokens.txt        # by label, or by digest prefix
 """
+
+_DURATION = re.compile(r"(\d{1,6})([smhdw])")
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    """Add the ``issue`` action and its arguments."""
-    parser.add_argument("action", choices=["issue"], help="what to do (issue a new token)")
-    parser.add_argument("role", choices=["watch", "control"], help="what the token allows")
-    parser.add_argument(
-        "--file", required=True, type=Path, help="token file to append the digest to"
+    """Add the ``issue``, ``list`` and ``revoke`` actions."""
+    sub = parser.add_subparsers(dest="token_action", metavar="ACTION", required=True)
+
+    def example(*lines: str) -> dict[str, Any]:
+        return {
+            "epilog": "example:\n" + "".join(f"  observer token {line}\n" for line in lines),
+            "formatter_class": argparse.RawDescriptionHelpFormatter,
+        }
+
+    issue = sub.add_parser(
+        "issue",
+        help="create a token, print it once, store its digest",
+        **example("issue control --file tokens --label alice --expires 30d > alice.token"),
     )
+    issue.add_argument("role", choices=["watch", "control"], help="what the token allows")
+    issue.add_argument("--label", metavar="NAME", help="a name to list and revoke it by")
+    issue.add_argument(
+        "--expires", metavar="DURATION", help="refuse it after this long: 90m, 12h, 7d, 4w"
+    )
+    listing = sub.add_parser(
+        "list",
+        help="label, role, created, expiry of every token",
+        **example("list --file tokens"),
+    )
+    revoke = sub.add_parser(
+        "revoke",
+        help="remove a token (a running server drops it live)",
+        **example("revoke alice --file tokens", "revoke sha256:3f2a9c --file tokens"),
+    )
+    revoke.add_argument("which", metavar="LABEL|PREFIX", help="its label or digest prefix")
+    for action in (issue, listing, revoke):
+        action.add_argument("--file", required=True, type=Path, help="the token file")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Append the new token's digest to the file, then print the token."""
+    """Run one ``token`` action; errors are raised as :class:`~observer.errors.UsageError`."""
+    actions = {"issue": _issue, "list": _list, "revoke": _revoke}
+    return actions[args.token_action](args)
+
+
+def _issue(args: argparse.Namespace) -> int:
     from observer.errors import UsageError
+    from observer.token_file import LABEL, TokenEntry, append_entry, read_entries
     from observer.tokens import digest, new_token
 
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0)
+    expires = now + parse_duration(args.expires) if args.expires else None
+    if args.label is not None:
+        if not LABEL.fullmatch(args.label):
+            raise UsageError(
+                f"bad --label {args.label!r} — use 1-64 letters, digits, '.', '_', '@' or '-'"
+            )
+        if args.file.exists() and any(e.label == args.label for e in read_entries(args.file)):
+            raise UsageError(
+                f"{args.file} already has a token labelled {args.label!r} — "
+                "pick another label, or revoke that token first"
+            )
     token = new_token()
-    line = f"{args.role} {digest(token)}\n"
-    path: Path = args.file
-    try:
-        # 0600 for a new file: digests are not secrets, but nobody else needs to edit them.
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
-        with os.fdopen(fd, "r+b") as out:
-            size = out.seek(0, os.SEEK_END)
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = "\n" + line  # the file's last line had no newline: keep lines apart
-            out.write(line.encode())
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror} — check the path") from None
+    append_entry(args.file, TokenEntry(args.role, digest(token), args.label, now, expires))
     print(token, flush=True)
     return 0
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """``90m``, ``12h``, ``7d``, ``4w`` (one number and one unit) to a duration."""
+    from observer.errors import UsageError
+
+    match = _DURATION.fullmatch(text.strip())
+    if match is None or int(match.group(1)) == 0:
+        raise UsageError(f"bad --expires {text!r} — use a number and s, m, h, d or w, e.g. 7d")
+    return dt.timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
+
+
+def _list(args: argparse.Namespace) -> int:
+    from observer.token_file import read_entries
+
+    entries = read_entries(args.file)
+    if not entries:
+        print(f"{args.file} holds no token — add one with `observer token issue`", file=sys.stderr)
+        return 0
+    now = dt.datetime.now(dt.UTC)
+    rows = [("LABEL", "ROLE", "CREATED", "EXPIRES", "DIGEST")]
+    rows += [_row(entry, now) for entry in entries]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )
+    return 0
+
+
+def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str]:
+    from observer.token_file import format_time
+
+    def when(value: dt.datetime | None, none: str) -> str:
+        return format_time(value) if value is not None else none
+
+    expires = when(entry.expires, "never")
+    if entry.expired(now):
+        expires += " (expired)"
+    prefix = entry.digest[:19] + "…"
+    return entry.label or "-", entry.role, when(entry.created, "-"), expires, prefix
+
+
+def _revoke(args: argparse.Namespace) -> int:
+    from observer.errors import UsageError
+    from observer.token_file import read_entries, remove_entries
+
+    entries = read_entries(args.file)
+    found = matching(entries, args.which)
+    if not found:
+        raise UsageError(
+            f"no token in {args.file} has the label or digest prefix {args.which!r} — "
+            f"see `observer token list --file {args.file}`"
+        )
+    if len(found) > 1:
+        raise UsageError(
+            f"{len(found)} tokens match {args.which!r} — give a longer digest prefix "
+            f"(see `observer token list --file {args.file}`)"
+        )
+    remove_entries(args.file, [found[0].digest])
+    entry = found[0]
+    print(
+        f"revoked {entry.name} ({entry.role}); a running server closes its connections "
+        "within a second",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def matching(entries: list[TokenEntry], which: str) -> list[TokenEntry]:
+    """The entries labelled ``which``, or else those whose digest starts with it (at least
+    6 hex digits, with or without ``sha256:``)."""
+    labelled = [entry for entry in entries if entry.label == which]
+    if labelled:
+        return labelled
+    prefix = which.lower().removeprefix("sha256:")
+    if len(prefix) < 6 or not re.fullmatch(r"[0-9a-f]+", prefix):
+        return []
+    return [entry for entry in entries if entry.digest[7:].startswith(prefix)]

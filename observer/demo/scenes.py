@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from observer.app.source import ConnectionChanged, LatencyMeasured, ScriptedSource, SourceEvent
+from observer.castfiles import open_cast
 from observer.protocol.events import (
     ControlChanged,
     Exited,
@@ -24,7 +25,6 @@ from observer.protocol.events import (
     Resized,
     SessionStarted,
 )
-from observer.recording import open_cast
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
@@ -181,13 +181,13 @@ async def _confirm(pilot: Pilot[int], clock: Clock) -> None:
 
 
 def _replay(path: Path, clock: Clock) -> ObserverApp:
-    from observer.app.screens.replay_app import scene_app
+    from observer.app.replay_app import scene_app
 
     return scene_app(path, clock)
 
 
 async def _replay_search(pilot: Pilot[int], clock: Clock) -> None:
-    from observer.app.screens.replay_app import scene_prepare
+    from observer.app.replay_app import scene_prepare
 
     await scene_prepare(pilot)
 

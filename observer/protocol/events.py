@@ -107,6 +107,14 @@ class Exited:
 
 
 @dataclass(frozen=True, slots=True)
+class EchoChanged:
+    """The remote terminal started (``on``) or stopped showing what is typed, at this place in
+    the stream. ``on`` is False at a password prompt: input typed meanwhile is a secret."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ErrorReported:
     """The peer refused something we sent (``code`` is a short machine word, ``message`` for people)."""
 
@@ -130,6 +138,7 @@ Event = (
     | PresenceChanged
     | TitleChanged
     | Exited
+    | EchoChanged
     | ErrorReported
     | ProtocolViolation
 )

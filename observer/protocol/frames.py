@@ -20,6 +20,12 @@ PROTOCOL_VERSION: Final = 1
 API_VERSION: Final = "2024-02-02-preview"
 """The only ``api-version`` query value the endpoint accepts."""
 SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
+FEATURES_PARAMETER: Final = "features"
+"""Query parameter naming the optional frames a client understands, comma-separated; a server
+sends them only when asked (older clients take an unknown ``type`` for a malformed frame) and
+ignores names it does not know."""
+ECHO_FEATURE: Final = "echo"
+"""Send ``echo`` frames (:class:`Echo`)."""
 
 MAX_DIMENSION: Final = 1000
 """Largest ``cols`` or ``rows`` anybody may ask for; a terminal wider than this is a mistake."""
@@ -113,6 +119,14 @@ class Exit:
 
 
 @dataclass(frozen=True, slots=True)
+class Echo:
+    """Whether the terminal shows what is typed: ``on`` is False while it hides it (a password
+    prompt: canonical mode with ECHO off). Only to clients that asked (``features=echo``)."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Error:
     """Something the client sent was refused or dropped."""
 
@@ -152,7 +166,7 @@ class Malformed:
     reason: str
 
 
-ServerFrame = Hello | Snapshot | Output | Resize | Control | Presence | Exit | Error
+ServerFrame = Hello | Snapshot | Output | Resize | Control | Presence | Exit | Echo | Error
 ClientFrame = Input | Take | Release | Resize | Resync
 Frame = ServerFrame | ClientFrame
 
@@ -186,6 +200,8 @@ def encode(frame: Frame) -> str | bytes:
             fields = {"watchers": frame.watchers}
         case Exit():
             fields = {"status": frame.status}
+        case Echo():
+            fields = {"on": frame.on}
         case Error():
             fields = {"code": frame.code, "message": frame.message}
         case Take() | Release() | Resync():
@@ -200,6 +216,7 @@ _TYPE_NAMES: Final[dict[type, str]] = {
     Control: "control",
     Presence: "presence",
     Exit: "exit",
+    Echo: "echo",
     Error: "error",
     Take: "take",
     Release: "release",
@@ -280,6 +297,11 @@ def _server_text(obj: dict[str, Any]) -> ServerFrame:
             if status is None:
                 return Exit(None)
             return Exit(_int(obj, "status", low=-(2**31)))
+        case "echo":
+            on = obj.get("on")
+            if not isinstance(on, bool):
+                raise _Bad("'echo' field 'on' must be true or false")
+            return Echo(on)
         case "error":
             return Error(_str(obj, "code"), _str(obj, "message"))
     raise _Bad("unknown server frame type")

@@ -17,6 +17,7 @@ from observer.protocol.adapter import ClientSession
 from observer.protocol.events import (
     Capabilities,
     ControlChanged,
+    EchoChanged,
     ErrorReported,
     Event,
     Exited,
@@ -76,6 +77,7 @@ class NativeClientSession:
         params["mode"] = "control" if self._ask_control else "watch"
         if self._since is not None:
             params["since"] = str(self._since)
+        params[frames.FEATURES_PARAMETER] = frames.ECHO_FEATURE
         return "/?" + urlencode(params)
 
     def opening_messages(self) -> list[Message]:
@@ -110,6 +112,8 @@ class NativeClientSession:
                 events.append(PresenceChanged(watchers))
             case frames.Exit(status):
                 events.append(Exited(status))
+            case frames.Echo(on):
+                events.append(EchoChanged(on))
             case frames.Error(code, text):
                 if code in _TAKE_REFUSALS:
                     self._move(ControlEvent.DENIED)

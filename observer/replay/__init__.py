@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from observer.replay.clock import SPEEDS, PlaybackClock, next_marker, previous_marker
+from observer.replay.clock import SPEEDS, PlaybackClock, clock_text, next_marker, previous_marker
 from observer.replay.keyframes import Keyframe, KeyframeIndex, apply, new_model
+from observer.replay.playback import Moved, Playback
 from observer.replay.player import Player, screen_at
-from observer.replay.search import Match, find, following, preceding, visible_text
+from observer.replay.search import Match, find, following, occurrences, preceding, visible_text
 from observer.replay.timeline import Marker, Timeline
 
 __all__ = [
@@ -14,14 +15,18 @@ __all__ = [
     "KeyframeIndex",
     "Marker",
     "Match",
+    "Moved",
+    "Playback",
     "PlaybackClock",
     "Player",
     "Timeline",
     "apply",
+    "clock_text",
     "find",
     "following",
     "new_model",
     "next_marker",
+    "occurrences",
     "preceding",
     "previous_marker",
     "screen_at",

@@ -20,6 +20,13 @@ MARKER_GRACE: Final = 1.0
 (as a video player's "previous chapter" does), so pressing it repeatedly walks back."""
 
 
+def clock_text(seconds: float) -> str:
+    """A moment of a recording as people read it: ``M:SS.s``, or ``H:MM:SS.s`` past an hour."""
+    minutes, rest = divmod(max(0.0, seconds), 60)
+    hours, minutes = divmod(int(minutes), 60)
+    return f"{hours}:{minutes:02d}:{rest:04.1f}" if hours else f"{minutes}:{rest:04.1f}"
+
+
 class PlaybackClock:
     """Play/pause, speed and position on a timeline of ``duration`` seconds.
 

@@ -23,7 +23,8 @@ import itertools
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from observer.replay.timeline import OUTPUT, RESIZE, Timeline, size_of
+from observer.asciicast.feeding import feed
+from observer.replay.timeline import RESIZE, Timeline
 from observer.terminal import TerminalModel
 from observer.terminal.snapshot import TerminalSnapshot
 
@@ -38,8 +39,6 @@ MEMORY = 64 * 1024 * 1024
 screen and of the saved main/alternate screen (8 bytes each on 64-bit CPython; the cells themselves
 are shared with the model), so a 300x100 terminal keeps fewer keyframes than an 80x24 one."""
 MIN_LIMIT = 16
-FEED_AT_ONCE = 1024 * 1024
-"""Most output bytes :func:`apply` joins into one feed."""
 
 
 def limit_for(cols: int, rows: int) -> int:
@@ -74,38 +73,13 @@ def new_model(cols: int, rows: int) -> TerminalModel:
 
 
 def apply(model: TerminalModel, timeline: Timeline, start: int, stop: int) -> tuple[set[int], bool]:
-    """Feed events ``start``..``stop`` (exclusive) to ``model``.
-
-    Consecutive output events are joined into one ``feed`` (much faster than one call each), up
-    to :data:`FEED_AT_ONCE` bytes (the model's screen is the same however its input is split).
+    """Feed events ``start``..``stop`` (exclusive) to ``model`` (:func:`observer.asciicast.feeding.feed`).
 
     Returns:
         The rows that changed, and whether the whole screen changed (a resize).
     """
-    dirty: set[int] = set()
-    whole = False
-    pending: list[bytes] = []
-    held = 0
-    for index, payload in enumerate(timeline.payloads(start, stop), start):
-        code = timeline.code(index)
-        if code == OUTPUT:
-            assert isinstance(payload, bytes)
-            pending.append(payload)
-            held += len(payload)
-            if held >= FEED_AT_ONCE:  # a long range must not be held in memory whole
-                dirty |= model.feed(b"".join(pending))
-                pending.clear()
-                held = 0
-        elif code == RESIZE:
-            if pending:
-                dirty |= model.feed(b"".join(pending))
-                pending.clear()
-                held = 0
-            model.resize(*size_of(payload))
-            whole = True
-    if pending:
-        dirty |= model.feed(b"".join(pending))
-    return dirty, whole
+    fed = feed(model, timeline.events(start, stop))
+    return fed.dirty, fed.whole
 
 
 class KeyframeIndex:
@@ -158,26 +132,32 @@ class KeyframeIndex:
         Returns:
             Whether the index is complete (the timeline is loaded and all of it is indexed).
         """
-        timeline, model = self.timeline, self._model
-        stop = min(len(timeline), self.position + max_events)
-        for index, payload in enumerate(timeline.payloads(self.position, stop), self.position):
-            code = timeline.code(index)
-            if code == OUTPUT:
-                assert isinstance(payload, bytes)
-                model.feed(payload)
-                self._since_bytes += len(payload)
-                self._offset += len(payload)
-            elif code == RESIZE:
-                model.resize(*size_of(payload))
-            time = timeline.time(index)
-            if (
-                code == RESIZE
-                or self._since_bytes >= self.budget
-                or time - self._since_time >= self.spacing
-            ):
-                self._add(index + 1, time)
-        self.position = stop
+        stop = min(len(self.timeline), self.position + max_events)
+        while self.position < stop:
+            end, due = self._next_keyframe(stop)
+            feed(self._model, self.timeline.events(self.position, end))
+            self.position = end
+            if due:
+                self._add(end, self.timeline.time(end - 1))
         return self.done
+
+    def _next_keyframe(self, stop: int) -> tuple[int, bool]:
+        """How far to feed: just past the next event after which a keyframe is due (a resize,
+        the byte budget, the time spacing), or to ``stop``; and whether one is due there.
+
+        Only the timeline's times, codes and sizes are read: no output is read back."""
+        timeline = self.timeline
+        for index in range(self.position, stop):
+            size = timeline.size(index)
+            self._since_bytes += size
+            self._offset += size
+            if (
+                timeline.code(index) == RESIZE
+                or self._since_bytes >= self.budget
+                or timeline.time(index) - self._since_time >= self.spacing
+            ):
+                return index + 1, True
+        return stop, False
 
     def _add(self, index: int, time: float) -> None:
         self._since_time, self._since_bytes = time, 0

@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
+from observer.asciicast.feeding import feed
 from observer.replay.keyframes import Keyframe, KeyframeIndex, new_model
-from observer.replay.timeline import OUTPUT, RESIZE, Timeline, size_of
+from observer.replay.timeline import OUTPUT, RESIZE, Timeline
 from observer.terminal import TerminalModel
 
 # ECMA-48: CSI = ESC [ params intermediates final; OSC/DCS/APC/PM/SOS strings end in ST or BEL.
@@ -29,6 +31,7 @@ _STRING = r"\x1b[\]P_^X][^\x07\x1b]*(?:\x07|\x1b\\)?"
 _CSI = r"\x1b\[[0-?]*[ -/]*[@-~]"
 _ESCAPES = re.compile(rf"{_STRING}|{_CSI}|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b-\x1f\x7f]")
 _CURSOR_FORWARD = re.compile(r"\x1b\[[0-9]*C")
+SCREEN_CODES = frozenset((OUTPUT, RESIZE))
 
 
 def visible_text(data: bytes) -> str:
@@ -117,24 +120,46 @@ def _scan(timeline: Timeline, start: Keyframe, stop: int, query: str) -> list[Ma
     has = [query in _row(model, y) for y in range(model.rows)]
     present = any(has)
     found: list[Match] = []
-    for index, payload in enumerate(timeline.payloads(start.index, stop), start.index):
-        code = timeline.code(index)
-        if code == OUTPUT:
-            assert isinstance(payload, bytes)
-            rows = model.feed(payload)
-        elif code == RESIZE:
-            model.resize(*size_of(payload))
-            has = [False] * model.rows
-            rows = set(range(model.rows))
-        else:
+    for index, event in enumerate(timeline.events(start.index, stop), start.index):
+        if event.code not in SCREEN_CODES:
             continue
-        for y in rows:
+        fed = feed(model, (event,))
+        if fed.whole:
+            has = [False] * model.rows
+        for y in range(model.rows) if fed.whole else fed.dirty:
             has[y] = query in _row(model, y)
         now = any(has)
         if now and not present:
             found.append(Match(timeline.time(index), index + 1, has.index(True)))
         present = now
     return found
+
+
+class HasData(Protocol):
+    """A screen cell (its text: a character and the zero-width ones joined to it, or ``""``)."""
+
+    @property
+    def data(self) -> str: ...
+
+
+def occurrences(cells: Sequence[HasData], query: str) -> tuple[tuple[int, int], ...]:
+    """Where ``query`` stands in a row, as ``(start, end)`` column ranges (end excluded).
+
+    The row's text is its cells' text joined, as :func:`find` matches it; a wide character's
+    range covers both its columns.
+    """
+    if not query:
+        return ()
+    columns = [x for x, cell in enumerate(cells) for _ in cell.data]
+    text = "".join([cell.data for cell in cells])
+    ranges = []
+    start = text.find(query)
+    while start >= 0:
+        last = columns[start + len(query) - 1]
+        wide = last + 1 < len(cells) and cells[last + 1].data == ""
+        ranges.append((columns[start], last + (2 if wide else 1)))
+        start = text.find(query, start + len(query))
+    return tuple(ranges)
 
 
 def following(matches: Sequence[Match], count: int) -> Match | None:
@@ -147,4 +172,4 @@ def preceding(matches: Sequence[Match], count: int) -> Match | None:
     return next((m for m in reversed(matches) if m.count < count), matches[-1] if matches else None)
 
 
-__all__ = ["Match", "find", "following", "preceding", "visible_text"]
+__all__ = ["Match", "find", "following", "occurrences", "preceding", "visible_text"]

@@ -11,7 +11,7 @@ timeline keeps only where each output event's line lies in the file — 20 bytes
 whatever the output's size — and reads the data back when a seek, the keyframe index or a search
 needs it (a range is read in one go: a seek reads the few hundred KiB after its keyframe). So a
 1 GB recording does not need 1 GB of memory. Without a source (a v1 document, events made in
-memory) output is kept as bytes, UTF-8 encoded once. Resizes are kept as ``(cols, rows)``;
+memory) output is kept as the text it was read as. Resizes are kept as ``(cols, rows)``;
 markers as their label. Input (``i``), exit (``x``) and unknown codes are kept too
 (step-by-step playback and the export show them) but never feed the terminal.
 """
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from observer.asciicast import MARKER, OUTPUT, RESIZE, Event, parse_size
+from observer.asciicast import MARKER, OUTPUT, RESIZE, Event, format_size, parse_size
 from observer.asciicast.spans import event_data
 from observer.errors import CastFormatError
 
@@ -104,8 +104,8 @@ class Timeline:
         payload: Payload | None
         size = offset = length = 0
         if event.code == OUTPUT:
-            payload = event.data.encode("utf-8", "replace")
-            size = len(payload)
+            payload = event.data
+            size = len(payload) if payload.isascii() else len(payload.encode("utf-8", "replace"))
             self.output_bytes += size
             if span is not None and self.source is not None:
                 payload = None
@@ -147,8 +147,14 @@ class Timeline:
 
     def payload(self, index: int) -> Payload:
         """Output bytes, a ``(cols, rows)`` resize, or the event's text."""
-        payload = self._payloads[index]
-        return next(self.payloads(index, index + 1)) if payload is None else payload
+        return next(self.payloads(index, index + 1))
+
+    def first(self, code: str) -> int | None:
+        """Index of the first event with ``code`` loaded so far, or None."""
+        try:
+            return self._codes.index(code)
+        except ValueError:
+            return None
 
     def size(self, index: int) -> int:
         """Output bytes of event ``index`` (0 for other codes), without reading them back."""
@@ -157,12 +163,36 @@ class Timeline:
     def payloads(self, start: int, stop: int) -> Iterator[Payload]:
         """The payloads of events ``start`` up to (not including) ``stop``, in order.
 
-        Output kept as a span is read back a group at a time: one read for the lines that end
-        within :data:`READ_AT_ONCE` bytes of the group's first, so memory stays bounded however
-        long the range.
+        Raises:
+            CastFormatError: The file no longer holds an event where one was read (it changed).
+        """
+        codes = self._codes
+        for index, payload in enumerate(self._stored(start, stop), start):
+            if codes[index] == OUTPUT and isinstance(payload, str):
+                yield payload.encode("utf-8", "replace")
+            else:
+                yield payload
+
+    def events(self, start: int, stop: int) -> Iterator[Event]:
+        """Events ``start`` up to (not including) ``stop`` as read (for :func:`observer.asciicast.feeding.feed`).
 
         Raises:
             CastFormatError: The file no longer holds an event where one was read (it changed).
+        """
+        codes, times = self._codes, self._times
+        for index, payload in enumerate(self._stored(start, stop), start):
+            if isinstance(payload, tuple):
+                yield Event(times[index], codes[index], format_size(*payload))
+            else:
+                assert isinstance(payload, str)
+                yield Event(times[index], codes[index], payload)
+
+    def _stored(self, start: int, stop: int) -> Iterator[Payload]:
+        """Payloads as stored: output as text, read back from the source where it is a span.
+
+        Output kept as a span is read back a group at a time: one read for the lines that end
+        within :data:`READ_AT_ONCE` bytes of the group's first, so memory stays bounded however
+        long the range.
         """
         stop = min(stop, len(self))
         payloads, offsets, lengths = self._payloads, self._offsets, self._lengths
@@ -194,9 +224,9 @@ class Timeline:
             raise self._changed()
         return data
 
-    def _data(self, line: bytes) -> bytes:
+    def _data(self, line: bytes) -> str:
         try:
-            return event_data(line).encode("utf-8", "replace")
+            return event_data(line)
         except ValueError:
             raise self._changed() from None
 

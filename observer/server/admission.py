@@ -3,18 +3,22 @@
 Refusals are plain HTTP responses with a short text body, so that any client (curl included)
 shows why: ``403`` ``Unauthenticated`` for a missing or unknown token, ``403`` for a watch-only
 token asking for control or a browser ``Origin`` that is not allowed, ``400`` for a bad request
-(naming what is supported), ``404`` for an unknown identifier, ``503`` when the server is full.
+(naming what is supported; a duplicate ``Authorization`` or ``Origin`` header too), ``404`` for
+an unknown identifier, ``503`` when the server is full.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qsl, urlsplit
 
 from observer.protocol import frames
-from observer.tokens import Authenticator, Role
+from observer.token_file import Role
+from observer.tokens import Authenticator, Credential
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""
@@ -30,6 +34,10 @@ class Admission:
     role: Role
     want_control: bool
     since: int | None
+    credential: Credential | None = None
+    """What the token proved (``None`` on a server without authentication)."""
+    features: frozenset[str] = frozenset()
+    """Optional frames the client understands (``features=``; unknown names are kept, unused)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +46,11 @@ class Refusal:
 
     status: HTTPStatus
     body: str
+
+
+def _single(headers: Mapping[str, Sequence[str]], name: str) -> str | None:
+    values = headers.get(name, ())
+    return values[0] if values else None
 
 
 def _bearer(authorization: str | None) -> str | None:
@@ -50,9 +63,14 @@ def _bearer(authorization: str | None) -> str | None:
     return token
 
 
+SINGLE_HEADERS = ("authorization", "origin")
+"""Headers the server reads one value of: sent twice, which one counts is anybody's guess (a
+proxy may check the first, the server the last), so the request is refused."""
+
+
 def admit(
     path: str,
-    headers: dict[str, str | None],
+    headers: Mapping[str, Sequence[str]],
     *,
     auth: Authenticator | None,
     allowed_origins: frozenset[str],
@@ -61,26 +79,33 @@ def admit(
 
     Args:
         path: the request target (``/?identifier=...``).
-        headers: ``authorization``, ``origin`` and ``sec-websocket-protocol`` (lower-case keys).
+        headers: every value of ``authorization``, ``origin`` and ``sec-websocket-protocol``
+            (lower-case keys; a missing header has no values).
         auth: what accepts tokens; ``None`` admits everybody with control (loopback-only option).
         allowed_origins: browser origins allowed to connect (``Origin`` header); empty: none.
 
     The order of the checks keeps what an unauthenticated caller learns to the minimum: after the
-    ``Origin`` check, nothing but ``Unauthenticated`` until the token is good.
+    duplicate-header and ``Origin`` checks, nothing but ``Unauthenticated`` until the token is
+    good.
     """
-    origin = headers.get("origin")
+    for name in SINGLE_HEADERS:
+        if len(headers.get(name, ())) > 1:
+            return Refusal(
+                HTTPStatus.BAD_REQUEST, f"Duplicate {name.title()} header — send it once"
+            )
+    origin = _single(headers, "origin")
     if origin is not None and origin not in allowed_origins:
         return Refusal(
             HTTPStatus.FORBIDDEN, "Origin not allowed — start the server with --allow-origin"
         )
     target = urlsplit(path)
-    if auth is None:
-        role: Role | None = "control"
-    else:
-        token = _bearer(headers.get("authorization"))
-        role = auth.role_of(token) if token is not None else None
-    if role is None:
-        return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
+    credential = None
+    if auth is not None:
+        token = _bearer(_single(headers, "authorization"))
+        credential = auth.check(token) if token is not None else None
+        if credential is None:
+            return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
+    role: Role = "control" if credential is None else credential.role
     if target.path != "/":
         return Refusal(
             HTTPStatus.NOT_FOUND, "Not found — the endpoint is /?identifier=<id>&api-version=..."
@@ -90,12 +115,13 @@ def admit(
         if key in query:
             return Refusal(HTTPStatus.BAD_REQUEST, f"Query parameter {key!r} given twice")
         query[key] = value
-    return _check_query(query, role, headers.get("sec-websocket-protocol"))
+    decision = _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
+    if isinstance(decision, Admission):
+        return dataclasses.replace(decision, credential=credential)
+    return decision
 
 
-def _check_query(
-    query: dict[str, str], role: Role, subprotocols: str | None
-) -> Admission | Refusal:
+def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admission | Refusal:
     supported = ", ".join(frames.SUPPORTED_API_VERSIONS)
     if query.get("api-version") not in frames.SUPPORTED_API_VERSIONS:
         return Refusal(
@@ -122,9 +148,12 @@ def _check_query(
                 HTTPStatus.BAD_REQUEST, "Bad since; it must be a stream offset (0 or more)"
             )
         since = int(text)
-    offered = {p.strip() for p in (subprotocols or "").split(",")}
+    offered = {p.strip() for p in subprotocols.split(",")}
     if frames.SUBPROTOCOL not in offered:
         return Refusal(
             HTTPStatus.BAD_REQUEST, f"Offer the WebSocket subprotocol {frames.SUBPROTOCOL}"
         )
-    return Admission(identifier, role, mode == "control", since)
+    features = frozenset(
+        name.strip() for name in query.get(frames.FEATURES_PARAMETER, "").split(",") if name.strip()
+    )
+    return Admission(identifier, role, mode == "control", since, features=features)

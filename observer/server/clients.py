@@ -114,6 +114,7 @@ class Client:
         limit: queued bytes beyond which the backlog is dropped.
         resync: called (synchronously) when the client drained after overflowing; it queues a
             snapshot and returns 0.0, or returns the seconds after which to ask again.
+        features: optional frames the client understands.
     """
 
     def __init__(
@@ -122,8 +123,11 @@ class Client:
         connection: ServerConnection,
         limit: int,
         resync: Callable[[Client], float],
+        features: frozenset[str] = frozenset(),
     ) -> None:
         self.socket = socket
+        self.features = features
+        """Optional frames the client asked for (``features=`` in its request)."""
         self.connection = connection
         self.limit = limit
         self._resync = resync
@@ -143,6 +147,10 @@ class Client:
         """Frames written straight to the socket (not through the queue)."""
         self.shed = False
         """Dropped to snapshots because the fan-out took too much of the server's time."""
+        self.requested = False
+        """The client asked for a snapshot (``resync``) and has not been sent it yet."""
+        self._resynced = asyncio.Event()
+        self._resynced.set()
 
     def deliver(self, message: Message, frame: bytes) -> None:
         """Send ``message``, whose :func:`wire_frame` is ``frame``, in stream order.
@@ -201,6 +209,21 @@ class Client:
         self.shed = True
         self._wakeup.set()
 
+    def request_snapshot(self) -> None:
+        """The client asked for a snapshot: drop its backlog; the writer sends the snapshot when
+        the client's interval allows (see ``resync``), once however often it asks meanwhile."""
+        if self.overflowed:
+            return  # a snapshot is on its way already
+        self.drop_backlog()
+        self.overflowed = True
+        self.requested = True
+        self._resynced.clear()
+        self._wakeup.set()
+
+    async def snapshot_sent(self) -> None:
+        """Wait until no snapshot the client asked for is pending."""
+        await self._resynced.wait()
+
     def push_unbounded(self, message: Message, frame: bytes | None = None) -> None:
         """Queue a message that must not be dropped (a snapshot right after a resync)."""
         self._queue.append((message, frame))
@@ -233,7 +256,8 @@ class Client:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
-                self.overflowed = False
+                self.overflowed = self.requested = False
+                self._resynced.set()
             if not self._queue:
                 continue
             if self._direct:

@@ -22,6 +22,9 @@ import select
 import threading
 import time
 from collections.abc import Callable
+from typing import cast
+
+from observer.server.echo import input_shown
 
 READ_SIZE = 64 * 1024
 """Most bytes read per readiness (a Linux PTY hands out at most 4 KiB per ``read``)."""
@@ -47,6 +50,10 @@ class PtyReader:
         on_output: called in the loop with every batch, in order.
         on_eof: called in the loop once, after the last batch, when the PTY is closed.
         limit: bytes read but not yet taken by the loop before the thread pauses.
+        on_echo: called in the loop, in stream order, when the terminal starts or stops showing
+            what is typed (:func:`~observer.server.echo.input_shown`). The thread looks after
+            every read and every 50 ms when idle: a change lands after the bytes read before it
+            was seen (a prompt printed before echo went off comes first, as a reader sees it).
     """
 
     def __init__(
@@ -55,15 +62,21 @@ class PtyReader:
         loop: asyncio.AbstractEventLoop,
         on_output: Callable[[bytes], None],
         on_eof: Callable[[], None],
+        *,
         limit: int = 16 * 1024 * 1024,
+        on_echo: Callable[[bool], None] | None = None,
     ) -> None:
         self._fd = fd
+        self._on_echo = on_echo
+        self._shown = True
+        self._marks = 0
+        """Echo changes among the chunks (most batches have none)."""
         self._loop = loop
         self._on_output = on_output
         self._on_eof = on_eof
         self._limit = limit
         self._lock = threading.Lock()
-        self._chunks: list[bytes] = []
+        self._chunks: list[bytes | bool] = []
         self._size = 0
         self._scheduled = False
         self._eof = False
@@ -108,14 +121,18 @@ class PtyReader:
         while not self._stopping.is_set():
             self._room.wait()
             self._unpaused.wait()
-            if not poller.poll(50):
-                continue
-            size, ended = self._read_into(view)
-            if size:
-                self._hand_over(bytes(view[:size]))
-            if ended:
-                self._hand_over(b"")
-                return
+            if poller.poll(50):
+                size, ended = self._read_into(view)
+                if size:
+                    self._hand_over(bytes(view[:size]))
+                if ended:
+                    self._hand_over(b"")
+                    return
+            if self._on_echo is not None:
+                shown = input_shown(self._fd)
+                if shown is not None and shown != self._shown:
+                    self._shown = shown
+                    self._hand_over(shown)
 
     def _read_into(self, view: memoryview) -> tuple[int, bool]:
         """Read until the PTY has nothing more right now or ``view`` is full: (size, EOF)."""
@@ -132,9 +149,12 @@ class PtyReader:
             size += count
         return size, False
 
-    def _hand_over(self, data: bytes) -> None:
+    def _hand_over(self, data: bytes | bool) -> None:
         with self._lock:
-            if data:
+            if isinstance(data, bool):
+                self._chunks.append(data)
+                self._marks += 1
+            elif data:
                 self._chunks.append(data)
                 self._size += len(data)
                 if self._size >= self._limit:
@@ -162,11 +182,30 @@ class PtyReader:
         with self._lock:
             self._last_size = self._size
             chunks, self._chunks = self._chunks, []
+            marks, self._marks = self._marks, 0
             self._size = 0
             self._scheduled = False
             eof, self._eof = self._eof, False
             self._room.set()
-        if chunks:
-            self._on_output(chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        if marks:
+            self._deliver_in_order(chunks)
+        elif chunks:
+            data = cast("list[bytes]", chunks)
+            self._on_output(data[0] if len(data) == 1 else b"".join(data))
         if eof:
             self._on_eof()
+
+    def _deliver_in_order(self, chunks: list[bytes | bool]) -> None:
+        """Output and echo changes, each change after the bytes read before it."""
+        pending: list[bytes] = []
+        for chunk in chunks:
+            if isinstance(chunk, bytes):
+                pending.append(chunk)
+                continue
+            if pending:
+                self._on_output(b"".join(pending))
+                pending = []
+            assert self._on_echo is not None
+            self._on_echo(chunk)
+        if pending:
+            self._on_output(b"".join(pending))

@@ -12,41 +12,34 @@ Use it from Python (``observer demo`` runs it in-process with a token held only 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+import os
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection as WebSocket
 from websockets.asyncio.server import serve
-from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from observer.protocol import frames
-from observer.protocol.arbiter import (
-    ControlMoved,
-    Decision,
-    Disconnect,
-    Reply,
-    ResizePty,
-    SendSnapshot,
-    ServerConnection,
-    WriteToPty,
-)
-from observer.server.admission import Admission, Refusal, admit
+from observer.protocol.arbiter import ServerConnection
+from observer.server.admission import SINGLE_HEADERS, Admission, Refusal, admit
 from observer.server.clients import Client
+from observer.server.connection_loop import run_connection
+from observer.server.environment import agent_environment
+from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
-from observer.tokens import Authenticator
+from observer.server.token_watch import TokenWatch
+from observer.server.websocket_adapter import log_refusal, logging_connection, plain_response
+from observer.tokens import Authenticator, Credential
 
 log = logging.getLogger("observer.server")
 
 MiB = 1024 * 1024
-INPUT_FULL_MESSAGE = "input dropped: the program has not read the earlier input yet"
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (input, control): bigger ones are closed with 1009."""
 
@@ -75,8 +68,14 @@ class Server:
         ring_size: bytes of output kept for ``since=`` resumes.
         client_queue: bytes queued for one client before its backlog is dropped.
         max_connections: simultaneous clients over all sessions; more get 503.
-        max_sessions: sessions ``create_on_connect`` may start.
-        env: environment for the command (default: the server's).
+        max_per_token: connections one token may hold (503 beyond; default half of
+            ``max_connections``; not counted without authentication).
+        reserved_for_control: of ``max_connections``, places only control tokens may take
+            (default a sixteenth).
+        max_sessions: sessions ``create_on_connect`` may start (only for control tokens).
+        env: environment for the command (default: the server's), always without the variables
+            observer reads secrets from (:mod:`observer.server.environment`)...
+        pass_env: ...except these, passed on purpose.
         compression: negotiate permessage-deflate (costs CPU per watcher on the sandbox).
         model_factory: builds the server's terminal model (default: :class:`TerminalModel`).
     """
@@ -95,9 +94,12 @@ class Server:
         allowed_origins: Sequence[str] = (),
         ring_size: int = 8 * MiB,
         client_queue: int = 1 * MiB,
-        max_connections: int = 256,
+        max_connections: int = MAX_CONNECTIONS,
+        max_per_token: int | None = None,
+        reserved_for_control: int | None = None,
         max_sessions: int = 64,
         env: Mapping[str, str] | None = None,
+        pass_env: Collection[str] = (),
         compression: bool = False,
         model_factory: Callable[[int, int], ScreenModel] = _default_model,
     ) -> None:
@@ -115,15 +117,19 @@ class Server:
         self.allowed_origins = frozenset(allowed_origins)
         self.ring_size = ring_size
         self.client_queue = client_queue
-        self.max_connections = max_connections
+        self.limits = ConnectionLimits(max_connections, max_per_token, reserved_for_control)
         self.max_sessions = max_sessions
-        self.env = env
+        self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
         self.model_factory = model_factory
         self.sessions: dict[str, TerminalSession] = {}
         self._admissions: dict[WebSocket, Admission] = {}
+        self._live: dict[WebSocket, tuple[Admission, int]] = {}
+        self._internal_errors: dict[WebSocket, str] = {}
         self._ids = itertools.count(1)
         self._server: WebSocketServer | None = None
+        self.token_watch = TokenWatch(auth, self._credentials) if auth is not None else None
+        """Rereads the token file and closes the connections of revoked tokens."""
 
     async def start(self) -> None:
         """Start the sessions, bind and listen; :attr:`port` is then the bound port."""
@@ -134,6 +140,8 @@ class Server:
             self.host,
             self.port,
             process_request=self._process_request,
+            process_response=self._process_response,
+            create_connection=logging_connection(log_refusal),
             select_subprotocol=_select_subprotocol,
             compression="deflate" if self.compression else None,
             max_size=MAX_MESSAGE,
@@ -142,10 +150,14 @@ class Server:
             close_timeout=2,
         )
         self.port = self._server.sockets[0].getsockname()[1]
+        if self.token_watch is not None:
+            self.token_watch.start()
         log.info("listening on %s:%d", self.host, self.port)
 
     async def stop(self) -> None:
         """Close every client with 1001 (going away) and end every child process group."""
+        if self.token_watch is not None:
+            self.token_watch.stop()
         if self._server is not None:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
@@ -161,30 +173,69 @@ class Server:
         return session
 
     def _process_request(self, connection: WebSocket, request: Request) -> Response | None:
+        try:
+            return self._decide(connection, request)
+        except Exception as error:  # a bug: one log line (in _process_response), no traceback
+            self._internal_errors[connection] = f"{type(error).__name__}: {error}"
+            return _refuse(connection, HTTPStatus.INTERNAL_SERVER_ERROR, "Internal error")
+
+    def _process_response(
+        self, connection: WebSocket, request: Request, response: Response
+    ) -> None:
+        """Log one line for every refusal, whoever made it (this server or websockets)."""
+        if response.status_code >= 400:
+            body = self._internal_errors.pop(connection, None) or response.body.decode(
+                errors="replace"
+            )
+            log_refusal(connection, response.status_code, body)
+
+    def _decide(self, connection: WebSocket, request: Request) -> Response | None:
         headers = request.headers
         decision = admit(
             request.path,
-            {
-                "authorization": headers.get("Authorization"),
-                "origin": headers.get("Origin"),
-                "sec-websocket-protocol": ",".join(headers.get_all("Sec-WebSocket-Protocol")),
-            },
+            {name: headers.get_all(name) for name in (*SINGLE_HEADERS, "sec-websocket-protocol")},
             auth=self.auth,
             allowed_origins=self.allowed_origins,
         )
         if isinstance(decision, Refusal):
             return _refuse(connection, decision.status, decision.body)
+        refusal = self._refusal(decision)
+        if refusal is not None:
+            return _refuse(connection, *refusal)
+        if decision.identifier not in self.sessions:
+            self._open_session(decision.identifier)
+        key = _key(decision.credential)
+        self.limits.add(key)
+        self._admissions[connection] = decision
+        asyncio.get_running_loop().create_task(self._forget_when_closed(connection, key))
+        return None
+
+    def _refusal(self, decision: Admission) -> tuple[HTTPStatus, str] | None:
+        """Why an admitted request may still not open: the session, the limits."""
         if decision.identifier not in self.sessions:
             if not self.create_on_connect:
-                return _refuse(connection, HTTPStatus.NOT_FOUND, "Unknown identifier")
+                return HTTPStatus.NOT_FOUND, "Unknown identifier"
+            if decision.role != "control":
+                return HTTPStatus.FORBIDDEN, (
+                    "Unknown identifier; only a control token starts a session"
+                )
             if len(self.sessions) >= self.max_sessions:
-                return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "Too many sessions")
-            self._open_session(decision.identifier)
-        assert self._server is not None
-        if len(self._server.connections) > self.max_connections:
-            return _refuse(connection, HTTPStatus.SERVICE_UNAVAILABLE, "Too many connections")
-        self._admissions[connection] = decision
-        return None
+                return HTTPStatus.SERVICE_UNAVAILABLE, "Too many sessions"
+        full = self.limits.refusal(_key(decision.credential), decision.role)
+        return (HTTPStatus.SERVICE_UNAVAILABLE, full) if full is not None else None
+
+    async def _forget_when_closed(self, websocket: WebSocket, key: str | None) -> None:
+        """Count the connection against its token until it closes, handshake failures too."""
+        try:
+            await websocket.wait_closed()
+        finally:
+            self.limits.remove(key)
+            self._admissions.pop(websocket, None)
+
+    def _credentials(self) -> Iterator[tuple[WebSocket, Credential, str]]:
+        for websocket, (admission, number) in self._live.items():
+            if admission.credential is not None:
+                yield websocket, admission.credential, f"client {number}"
 
     async def _handle(self, websocket: WebSocket) -> None:
         admission = self._admissions.pop(websocket, None)
@@ -193,66 +244,38 @@ class Server:
             return
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
-        client = Client(websocket, connection, self.client_queue, session.resync_after_overflow)
-        opening = connection.open(admission.want_control)
-        session.join(client, admission.since, granted=bool(opening) and connection.holder == "you")
-        log.info("client %d joined %r as %s", connection.id, session.identifier, admission.role)
-        writer = asyncio.create_task(client.run_writer())
+        client = Client(
+            websocket,
+            connection,
+            self.client_queue,
+            session.resync_after_overflow,
+            admission.features,
+        )
+        name = admission.credential.name if admission.credential is not None else "no auth"
+        log.info(
+            "client %d joined %r as %s (token %s)",
+            connection.id,
+            session.identifier,
+            admission.role,
+            name,
+        )
+        self._live[websocket] = (admission, connection.id)
         try:
-            ending = self._apply(session, client, opening)
-            if ending is None:
-                async for message in websocket:
-                    received = connection.receive(message, exited=session.exited)
-                    ending = self._apply(session, client, received)
-                    if ending is not None:
-                        break
-            if ending is not None:
-                await _close(websocket, ending)
-        except ConnectionClosed:
-            pass
+            await run_connection(
+                websocket,
+                session,
+                client,
+                connection,
+                want_control=admission.want_control,
+                since=admission.since,
+            )
         finally:
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await writer
-            session.leave(client)
-            self._apply(session, client, connection.close())
+            del self._live[websocket]
             log.info("client %d left %r", connection.id, session.identifier)
 
-    def _apply(
-        self, session: TerminalSession, client: Client, decisions: list[Decision]
-    ) -> Disconnect | None:
-        """Carry out decisions; return the :class:`Disconnect` that ends the connection, if any."""
-        for decision in decisions:
-            match decision:
-                case WriteToPty(data):
-                    if not session.write_input(data):
-                        client.push(
-                            frames.encode(frames.Error(frames.INPUT_FULL, INPUT_FULL_MESSAGE))
-                        )
-                case ResizePty(cols, rows):
-                    session.resize(cols, rows)
-                case Reply(frame):
-                    client.push(frames.encode(frame))
-                case ControlMoved():
-                    session.broadcast_control()
-                case SendSnapshot():
-                    session.resync(client)
-                case Disconnect():
-                    return decision
-        return None
 
-
-async def _close(websocket: WebSocket, ending: Disconnect) -> None:
-    """Close with ``ending.code``, reading (and dropping) what the client still sends meanwhile.
-
-    Reading is what lets the client's close frame in: with unread messages queued, websockets
-    pauses the socket, and the closing handshake would wait for its timeout.
-    """
-    closing = asyncio.create_task(websocket.close(ending.code, ending.reason))
-    with contextlib.suppress(ConnectionClosed):
-        async for _ in websocket:
-            pass
-    await closing
+def _key(credential: Credential | None) -> str | None:
+    return credential.key if credential is not None else None
 
 
 def _select_subprotocol(
@@ -262,7 +285,4 @@ def _select_subprotocol(
 
 
 def _refuse(connection: WebSocket, status: HTTPStatus, body: str) -> Response:
-    response = connection.respond(status, body)
-    # Refusals are not cached by proxies and say nothing about the server software.
-    response.headers = Headers([*response.headers.raw_items(), ("Cache-Control", "no-store")])
-    return response
+    return plain_response(connection, status, body)

@@ -67,8 +67,15 @@ class TerminalSession:
         backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
         # The thread reads ahead of the loop by at most the model's backlog: a busy loop then
         # leaves the model at most two backlogs behind the PTY, within the ring at its default.
+        self.echo = True
+        """Whether the terminal shows what is typed (False at a password prompt)."""
         self._reader = PtyReader(
-            self.pty.fd, self._loop, self._output, self._stop_reading, limit=backlog
+            self.pty.fd,
+            self._loop,
+            self._output,
+            self._stop_reading,
+            limit=backlog,
+            on_echo=self._echo_changed,
         )
         self.feed = ModelFeed(model, backlog, self._reader, self.write_input)
         self._tasks = [
@@ -88,6 +95,16 @@ class TerminalSession:
         self.ring.append(data)
         self.feed.add(data)
         self.fanout.add(data)
+
+    def _echo_changed(self, on: bool) -> None:
+        """Tell the clients that asked, at this place in the stream (after the output so far)."""
+        self.echo = on
+        self.broadcast(frames.Echo(on), feature=frames.ECHO_FEATURE)
+
+    def _queue_echo(self, client: Client) -> None:
+        """The current echo state for a client that asked, at the end of what it was queued."""
+        if frames.ECHO_FEATURE in client.features:
+            client.push_unbounded(frames.encode(frames.Echo(self.echo)))
 
     @property
     def model_offset(self) -> int:
@@ -114,13 +131,14 @@ class TerminalSession:
 
     # --- clients ------------------------------------------------------------------------------
 
-    def broadcast(self, frame: frames.ServerFrame) -> None:
-        """Queue ``frame`` for every client, in stream order."""
+    def broadcast(self, frame: frames.ServerFrame, feature: str | None = None) -> None:
+        """Queue ``frame`` for every client (that asked for ``feature``), in stream order."""
         self.fanout.flush()
         message = frames.encode(frame)
         wire = wire_frame(message)
         for client in self.clients:
-            client.deliver(message, wire)
+            if feature is None or feature in client.features:
+                client.deliver(message, wire)
 
     def broadcast_control(self) -> None:
         """Tell every client who holds control, each from its own point of view."""
@@ -155,6 +173,7 @@ class TerminalSession:
             self._queue_snapshot(client)
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
+        self._queue_echo(client)
         self.clients.append(client)
         self.broadcast(frames.Presence(len(self.clients)))
 
@@ -164,6 +183,10 @@ class TerminalSession:
             self.fanout.flush()
             self.clients.remove(client)
             self.broadcast(frames.Presence(len(self.clients)))
+
+    def request_resync(self, client: Client) -> None:
+        """The client sent ``resync``: a snapshot as soon as its interval allows."""
+        client.request_snapshot()
 
     def resync(self, client: Client) -> None:
         """Drop ``client``'s backlog and queue a snapshot plus the bytes after it."""
@@ -186,19 +209,24 @@ class TerminalSession:
         self._queue_bytes(client, self.model_offset)
 
     def resync_after_overflow(self, client: Client) -> float:
-        """A client drained after overflowing: snapshot, then who holds control and who watches.
+        """A client drained after overflowing or asking for a snapshot (``resync``): snapshot,
+        then who holds control and who watches.
 
-        During a flood (the reader waits for the model) or after the fan-out went over its
-        budget, a client that lags gets at most one snapshot per ``RESYNC_INTERVAL``: each would
-        be followed by up to :attr:`model_backlog` bytes it would again fall behind on.
+        A client that asked gets at most one snapshot per ``RESYNC_INTERVAL``, however often it
+        asks (a flood of ``resync`` costs one snapshot per interval). During a flood (the reader
+        waits for the model) or after the fan-out went over its budget, a client that lags gets
+        at most one per interval too: each would be followed by up to :attr:`model_backlog`
+        bytes it would again fall behind on.
 
         Returns:
             0.0 once the snapshot is queued, else the seconds to wait before asking again: a
-            shed client waits out its interval (nothing ends it sooner), any other one asks
-            again soon (the flood may end meanwhile).
+            shed client or one that asked waits out its interval (nothing ends it sooner), any
+            other one asks again soon (the flood may end meanwhile).
         """
         now = time.monotonic()
         wait = client.last_resync + RESYNC_INTERVAL - now
+        if wait > 0 and client.requested and not client.shed:
+            return wait + TICK_SLACK
         if wait > 0 and client.shed:
             # Shed clients resync on the same ticks (multiples of the interval), so that they
             # share one snapshot: resyncing each at its own moment, a hundred of them cost a
@@ -214,6 +242,7 @@ class TerminalSession:
         client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
+        self._queue_echo(client)
         return 0.0
 
     def _queue_bytes(self, client: Client, offset: int) -> None:

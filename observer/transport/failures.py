@@ -17,6 +17,7 @@ from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatu
 
 from observer.endpoints import Endpoint
 from observer.errors import ConnectionFailed
+from observer.secrets import token_advice
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 
@@ -39,7 +40,7 @@ def describe_failure(
 ) -> ConnectionFailed:
     """Map an exception from a connection attempt to a clear :class:`ConnectionFailed`."""
     origin = endpoint.origin
-    login = f"run `observer auth login {origin}`"
+    login = token_advice(origin)
     if isinstance(error, ConnectionFailed):
         return error
     if isinstance(error, InvalidStatus):
@@ -51,7 +52,8 @@ def describe_failure(
                 )
             if body and body != "Unauthenticated":
                 return ConnectionFailed(
-                    f"the endpoint refused: {body} (HTTP {status}) — ask for a token that allows it, then {login}",
+                    f"the endpoint refused: {body} (HTTP {status}) — "
+                    + token_advice(origin, "a token that allows it"),
                     retryable=False,
                     status=status,
                 )
@@ -142,7 +144,9 @@ def close_failure(websocket: ClientConnection, endpoint: Endpoint) -> Connection
     if code not in FATAL_CLOSE_CODES:
         return None
     reason = _CONTROL.sub(" ", websocket.close_reason or "").strip()[:200]
-    hint = "check the token (`observer auth login`)" if code == 1008 else "check --protocol"
+    hint = (
+        f"check the token: {token_advice(endpoint.origin)}" if code == 1008 else "check --protocol"
+    )
     return ConnectionFailed(
         f"{endpoint.origin} closed the connection (code {code}{': ' + reason if reason else ''}) — {hint}",
         retryable=False,

@@ -3,27 +3,79 @@
 from __future__ import annotations
 
 import datetime as dt
+import ipaddress
 import logging
+import socket
 import ssl
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from observer.endpoints import Endpoint
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret, inspect_token
+from observer.secrets import Secret, inspect_token, token_advice
 from observer.transport.settings import ConnectionSettings
+
+Resolver = Callable[[str], Sequence[str]]
+"""A host name to every address it resolves to (tests inject their own)."""
+
+
+def resolve_addresses(host: str) -> list[str]:
+    """Every address ``host`` resolves to (``getaddrinfo``); none if it does not resolve."""
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [str(info[4][0]) for info in infos]
+
+
+def loopback_addresses(host: str, resolve: Resolver = resolve_addresses) -> bool:
+    """Whether ``host`` is loopback by address: a loopback IP literal, or a name every one of
+    whose addresses is loopback (and that has at least one).
+
+    A name alone proves nothing: ``localhost`` and ``*.localhost`` (RFC 6761) should resolve to
+    loopback, but the resolver of the machine decides, and a hosts file or a DNS answer may say
+    otherwise; so the name is resolved and every address checked.
+    """
+    literal = host.strip("[]")
+    try:
+        ipaddress.ip_address(literal.split("%", 1)[0])
+    except ValueError:
+        addresses = list(resolve(literal))
+    else:
+        addresses = [literal]
+    return bool(addresses) and all(_is_loopback_ip(address) for address in addresses)
+
+
+def _is_loopback_ip(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 scope id is not part of it
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is loopback too
+    return bool(ip.is_loopback or (mapped is not None and mapped.is_loopback))
 
 
 def check_token(
-    endpoint: Endpoint, token: Secret | None, settings: ConnectionSettings, now: dt.datetime
+    endpoint: Endpoint,
+    token: Secret | None,
+    settings: ConnectionSettings,
+    now: dt.datetime,
+    *,
+    resolve: Resolver = resolve_addresses,
 ) -> None:
-    """Refuse, before any byte leaves, to send ``token`` where it could leak or cannot work."""
+    """Refuse, before any byte leaves, to send ``token`` where it could leak or cannot work.
+
+    Over plain ``ws://`` a token goes only to a loopback address: every address the host
+    resolves to must be loopback (:func:`loopback_addresses`).
+    """
     if token is None:
         return
     origin = endpoint.origin
-    if not endpoint.secure and not endpoint.loopback:
+    if not endpoint.secure and not loopback_addresses(endpoint.host, resolve):
         raise ConnectionFailed(
             f"refusing to send the token for {origin} over unencrypted ws:// — "
-            "use a wss:// URL (TLS), or connect to a loopback address",
+            "it does not resolve to loopback addresses only; use a wss:// URL (TLS), "
+            "or connect to a loopback address",
             retryable=False,
         )
     context = settings.ssl_context
@@ -41,14 +93,14 @@ def check_token(
     if info.expired(now):
         raise ConnectionFailed(
             f"the token for {origin} expired ({info.describe(now)}) — "
-            f"run `observer auth login {origin}` with a fresh token",
+            + token_advice(origin, "a fresh token"),
             retryable=False,
         )
     if settings.audience and info.kind == "jwt" and settings.audience not in info.audience:
         named = ", ".join(info.audience) or "no audience"
         raise ConnectionFailed(
             f"the token for {origin} is for {named}, not {settings.audience} — "
-            f"run `observer auth login {origin}` with a token for {settings.audience}",
+            + token_advice(origin, f"a token for {settings.audience}"),
             retryable=False,
         )
 

@@ -21,7 +21,7 @@ from observer.app.app import ObserverApp
 from observer.app.live import ConnectionSource
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
-from observer.recording import open_cast
+from observer.castfiles import open_cast
 from observer.secrets import Secret
 from observer.server import Server
 from observer.tokens import Authenticator, TokenStore

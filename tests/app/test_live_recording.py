@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 from observer.app.live import ConnectionSource
+from observer.castfiles import open_cast
 from observer.protocol.events import OutputReceived, SessionStarted, SnapshotReceived
-from observer.recording import open_cast
 
 HELLO = SessionStarted("t", "watch", 20, 4, 0, "none", 1, "")
 

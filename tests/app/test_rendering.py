@@ -7,14 +7,9 @@ from pyte.screens import Char
 from rich.color import Color
 from rich.console import Console
 
-from observer.rendering import (
-    Palette,
-    StyleCache,
-    cells_to_segments,
-    sanitize,
-    screen_to_text,
-    style_cache,
-)
+from observer.commands._screen_output import screen_to_text
+from observer.rendering import Mark, Palette, StyleCache, cells_to_segments, style_cache
+from observer.terminal.sanitize import sanitize
 
 PALETTE = Palette()
 
@@ -87,7 +82,7 @@ def test_control_characters_never_reach_the_output() -> None:
 def test_style_cache_is_bounded() -> None:
     cache = StyleCache(PALETTE, size=16)
     for n in range(100):
-        cache.get((f"{n:06x}", "default", False, False, False, False, False, False, False))
+        cache.get((f"{n:06x}", "default", False, False, False, False, False, False, Mark.NONE))
     assert len(cache) == 16
 
 
@@ -102,11 +97,11 @@ def test_markup_in_cells_is_rendered_literally() -> None:
     pyte.Stream(screen).feed("[@click=quit]x[/]")
 
     class Model:
-        rows, cursor_x, cursor_y, cursor_visible = 1, 0, 0, False
+        cols, rows, cursor_x, cursor_y, cursor_visible = 20, 1, 0, 0, False
 
         def line(self, y: int) -> list[Char]:
             return [screen.buffer[y][x] for x in range(20)]
 
     console = Console(width=20, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
-    console.print(screen_to_text(Model(), PALETTE))
+    console.print(screen_to_text(Model()))
     assert console.export_text().rstrip() == "[@click=quit]x[/]"

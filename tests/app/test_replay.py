@@ -8,13 +8,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from rich.color import Color
 from textual.pilot import Pilot
 
+from observer.app.replay_app import replay_app
 from observer.app.screens.replay import ReplayScreen
-from observer.app.screens.replay_app import ReplayApp
 from observer.app.widgets.timeline import TimelineBar
 from observer.errors import CastFormatError
-from observer.recording import open_cast
+from observer.rendering import MATCH_COLOUR
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"
@@ -48,16 +49,15 @@ def counting(seconds: int = 100) -> list[list[object]]:
 
 @asynccontextmanager
 async def replaying(
-    path: Path, *, lenient: bool = False, size: tuple[int, int] = (60, 14), **options: object
+    path: Path,
+    *,
+    lenient: bool = False,
+    size: tuple[int, int] = (60, 14),
+    idle_limit: float | None = None,
 ) -> AsyncIterator[tuple[Pilot[int], ReplayScreen, FrozenClock]]:
-    with open_cast(path) as reader:
-        header = reader.header
+    """``observer replay PATH --paused`` on a clock the test moves."""
     clock = FrozenClock()
-
-    def screen(palette: object) -> ReplayScreen:
-        return ReplayScreen(path, header, palette, lenient=lenient, autoplay=False, **options)  # type: ignore[arg-type]
-
-    app = ReplayApp(screen, clock=clock)
+    app = replay_app(path, lenient=lenient, idle_limit=idle_limit, autoplay=False, clock=clock)
     async with app.run_test(size=size) as pilot:
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
@@ -136,8 +136,7 @@ async def test_plus_and_minus_change_the_speed_within_a_quarter_and_sixteen(
 async def test_full_stop_applies_one_event_at_a_time(tmp_path: Path) -> None:
     events: list[list[object]] = [[1.0, "o", "a"], [1.0, "o", "b"], [5.0, "o", "c"]]
     async with replaying(write_cast(tmp_path / "c.cast", events)) as (pilot, replay, _):
-        await pilot.press("full_stop")
-        assert top(replay) == "a"
+        assert top(replay) == "a"  # paused, it opens on the first output
         await pilot.press("full_stop")
         assert top(replay) == "ab"
         await pilot.press("full_stop")
@@ -161,9 +160,9 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 ) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
         await pilot.press("slash", *"line 1", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
+        await wait_for(pilot, lambda: not replay.searched.running)
         # "line 1" is on screen at 1 s and again from 10 s ("line 10" .. "line 19").
-        assert [m.time for m in replay.matches] == [1.0, 10.0]
+        assert [m.time for m in replay.searched.matches] == [1.0, 10.0]
         assert top(replay) == "line 1"
         assert "1/2 found" in str(replay.status(clock.now))
         await pilot.press("n")
@@ -177,8 +176,8 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 async def test_a_search_for_text_never_shown_says_so(tmp_path: Path) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting(10))) as (pilot, replay, clock):
         await pilot.press("slash", *"nowhere", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
-        assert replay.matches == []
+        await wait_for(pilot, lambda: not replay.searched.running)
+        assert replay.searched.matches == []
         assert "not found" in str(replay.status(clock.now))
         assert top(replay) == "line 0"
 
@@ -206,9 +205,7 @@ async def test_a_damaged_line_ends_the_replay_with_its_line_number(tmp_path: Pat
     lines = cast.read_text().splitlines()
     lines[3] = '[3.0, "o", oops]'
     cast.write_text("\n".join(lines) + "\n")
-    with open_cast(cast) as reader:
-        header = reader.header
-    app = ReplayApp(lambda palette: ReplayScreen(cast, header, palette, autoplay=False))
+    app = replay_app(cast, autoplay=False)
     async with app.run_test() as pilot:
         await wait_for(pilot, lambda: app.fatal is not None)
     assert isinstance(app.fatal, CastFormatError)
@@ -246,7 +243,69 @@ async def test_a_recording_made_by_asciinema_rec_replays_in_the_app(tmp_path: Pa
         await pilot.press("shift+right")
         assert replay.player.model.text()[:2] == ["hello", "green world"]
         await pilot.press("slash", *"green", "enter")
-        await wait_for(pilot, lambda: not replay.searching)
-        assert len(replay.matches) == 1
+        await wait_for(pilot, lambda: not replay.searched.running)
+        assert len(replay.searched.matches) == 1
         assert replay.player.model.text()[1] == "green world"
-        assert replay.matches[0].time > 0.2
+        assert replay.searched.matches[0].time > 0.2
+
+
+async def test_paused_opens_on_the_first_screen_not_a_blank_one() -> None:
+    # The demo's first output comes 2.6 ms in: 0:00 itself is an empty screen.
+    async with replaying(DEMO, size=(84, 32)) as (_pilot, replay, clock):
+        assert top(replay) == "● Task: make the failing tests pass."
+        assert not replay.clock.playing
+        assert replay.clock.time(clock.now) == replay.timeline.time(0)
+
+
+async def test_q_quits_the_replay(tmp_path: Path) -> None:
+    async with replaying(write_cast(tmp_path / "c.cast", counting(5))) as (pilot, replay, _):
+        await pilot.press("q")
+        await pilot.pause(0.1)
+        assert not replay.app.is_running
+
+
+def highlighted(replay: ReplayScreen) -> list[str]:
+    """The texts drawn in the search-match colour on the view, top to bottom."""
+    view = replay.view
+    colour = Color.parse(replay.palette.ansi[MATCH_COLOUR])
+    return [
+        segment.text
+        for y in range(view.size.height)
+        for segment in view.render_line(y)
+        if segment.style is not None and segment.style.bgcolor == colour
+    ]
+
+
+async def test_search_matches_are_highlighted_on_the_screen(tmp_path: Path) -> None:
+    events: list[list[object]] = [
+        [1.0, "o", "ok: 3 passed\r\n"],
+        [2.0, "o", "\x1b[31mFAILED\x1b[0m test_b, failed again: FAILED\r\n"],
+    ]
+    cast = write_cast(tmp_path / "c.cast", events, cols=50)
+    async with replaying(cast) as (pilot, replay, _):
+        assert highlighted(replay) == []
+        await pilot.press("slash", *"FAILED", "enter")
+        await wait_for(pilot, lambda: not replay.searched.running)
+        await pilot.pause(0.1)
+        assert highlighted(replay) == ["FAILED", "FAILED"]  # every appearance shown
+        assert replay.view.highlights == {1: ((0, 6), (29, 35))}
+        await pilot.press("slash", *"passed", "enter")
+        await wait_for(pilot, lambda: not replay.searched.running)
+        await pilot.pause(0.1)
+        assert highlighted(replay) == ["passed"]  # the old query's marks are gone
+
+
+async def test_marker_jumps_visit_the_markers_the_recorder_wrote(tmp_path: Path) -> None:
+    from tests.shells.test_export import record_a_takeover
+
+    cast = record_a_takeover(tmp_path / "t.cast")
+    async with replaying(cast) as (pilot, replay, clock):
+        labels = [m.label for m in replay.timeline.markers]
+        assert labels == ["connect", "takeover start", "takeover end", "exit: 0"]  # as exported
+        visited = []
+        for _ in labels[1:]:
+            await pilot.press("right_square_bracket")
+            visited.append(replay.clock.time(clock.now))
+            assert f"◆ {labels[len(visited)]}" in str(replay.status(clock.now))
+        assert visited == [2.0, 3.5, 5.0]
+        assert top(replay) == "Proceed? [y/N] y"

@@ -28,8 +28,7 @@ import time
 from pathlib import Path
 
 from observer.asciicast import cap_idle
-from observer.castfiles import FileSource, open_cast_spans
-from observer.recording import open_cast
+from observer.castfiles import FileSource, open_cast, open_cast_spans
 from observer.replay import KeyframeIndex, Player, Timeline, find, screen_at
 
 COLS, ROWS = 120, 40
@@ -150,8 +149,8 @@ def main() -> None:
 
 async def first_frame_in_app(path: Path) -> float:
     """Seconds from starting the real replay app (headless) until its view shows the recording."""
+    from observer.app.replay_app import ReplayApp
     from observer.app.screens.replay import ReplayScreen
-    from observer.app.screens.replay_app import ReplayApp
 
     started = time.perf_counter()
     with open_cast(path) as reader:

@@ -312,7 +312,7 @@ async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
         failure = await first_failure(Connection(settings, Secret(CANARY)))
     assert str(failure) == (
         f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed [31m) — "
-        "check the token (`observer auth login`)"
+        f"check the token: run `observer auth login ws://127.0.0.1:{port}`"
     )
     assert failure.retryable is False and accepted == 1
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from observer.asciicast import markers
+from observer.asciicast.markers import MarkerKind
 from observer.cli import main
 from observer.recording import Mark, Recorder
 
@@ -101,3 +103,74 @@ def test_a_missing_file_is_a_clear_error(
     status, _, err = export(capsys, str(tmp_path / "none.cast"))
     assert status == 1
     assert err == f"observer: {tmp_path / 'none.cast'} does not exist — check the file name\n"
+
+
+def record_a_takeover(path: Path) -> Path:
+    """A recording as the recorder writes one today: every marker from the one vocabulary."""
+    now = [0.0]
+    with Recorder(path, cols=30, rows=4, clock=lambda: now[0]) as rec:
+        rec.marker(markers.label(MarkerKind.CONNECT))
+        rec.output(b"Proceed? [y/N] ")
+        now[0] = 2.0
+        rec.marker(markers.label(MarkerKind.TAKEOVER_START))
+        rec.input(b"y\r")
+        rec.output(b"y\r\nproceeding\r\n")
+        now[0] = 3.5
+        rec.marker(markers.label(MarkerKind.TAKEOVER_END))
+        now[0] = 5.0
+        rec.output(b"done\r\n")
+        rec.marker(markers.label(MarkerKind.EXIT, "0"))
+        rec.exit(0)
+    return path
+
+
+def test_a_recording_with_todays_markers_exports_its_takeovers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = export(capsys, str(record_a_takeover(tmp_path / "t.cast")))
+    assert status == 0
+    assert "30x4 · 0:05.0 · 4 marker(s) · 1 takeover(s)" in out
+    assert "  0:02.0 – 0:03.5, 1.5 s, typed: y⏎" in out.splitlines()
+    headings = [line.split(" ", 2)[2] for line in out.splitlines() if line.startswith("── ")]
+    assert headings == [
+        "marker 'connect' ──",
+        "marker 'takeover start' ──",
+        "marker 'takeover end' ──",
+        "marker 'exit: 0' ──",
+        "end (exited with status 0) ──",
+    ]
+
+
+def test_render_at_marker_takeover_finds_the_recorders_takeover(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cast = str(record_a_takeover(tmp_path / "t.cast"))
+    assert main(["render", cast, "--at-marker", "takeover"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["Proceed? [y/N]", ""]
+    assert main(["render", cast, "--at-marker", "takeover end"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["Proceed? [y/N] y", "proceeding"]
+
+
+@pytest.mark.parametrize("label", ["takeover started", "Takeover Started"])
+def test_older_takeover_labels_are_read_the_same_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], label: str
+) -> None:
+    cast = tmp_path / "old.cast"
+    events = [{"version": 2, "width": 10, "height": 2}, [1.0, "m", label], [2.0, "o", "typed"]]
+    cast.write_text("\n".join(json.dumps(x) for x in events) + "\n")
+    _, out, _ = export(capsys, str(cast))
+    assert "1 takeover(s)" in out and "(never handed back)" in out
+    assert main(["render", str(cast), "--at-marker", "takeover"]) == 0
+    assert capsys.readouterr().out == "\n\n"
+
+
+def test_export_format_is_spelled_text_as_in_render_and_txt_still_works_with_a_note(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, text, err = export(capsys, str(DEMO), "--format", "text")
+    assert (status, err) == (0, "")
+    status, txt, err = export(capsys, str(DEMO), "--format", "txt")
+    assert (status, txt) == (0, text)
+    assert err == (
+        "observer: note: --format txt is now spelled --format text, as in observer render\n"
+    )

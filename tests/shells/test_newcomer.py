@@ -29,7 +29,7 @@ COMMANDS = sorted(
     p.stem for p in (ROOT / "observer" / "commands").glob("*.py") if not p.stem.startswith("_")
 )
 SUBCOMMANDS = [("auth", "login"), ("auth", "logout"), ("auth", "status"), ("auth", "list")]
-SUBCOMMANDS += [("token", "issue")]
+SUBCOMMANDS += [("token", "issue"), ("config", "show"), ("config", "add"), ("config", "themes")]
 _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|.)")
 
 
@@ -193,6 +193,17 @@ def test_every_failure_a_user_causes_is_one_clear_line(
     assert TOKEN not in result.stdout + result.stderr
 
 
+def test_a_profile_added_with_config_add_is_what_watch_connects_to(tmp_path: Path) -> None:
+    port = free_port()
+    url = f"ws://127.0.0.1:{port}/"
+    added = observer(tmp_path, "config", "add", "my-agent", url, "--identifier", "a")
+    assert added.returncode == 0, added.stderr
+    assert (tmp_path / "config" / "observer" / "config.toml").is_file()
+    result = observer(tmp_path, "watch", "my-agent", OBSERVER_TOKEN=TOKEN)
+    line = one_clear_line(result.returncode, result.stderr)
+    assert f"refused the connection — is the server running on port {port}?" in line
+
+
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
     auth = Authenticator(TokenStore.from_tokens([("control", TOKEN)]))
@@ -204,15 +215,38 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
         await running.stop()
 
 
+def watch_args(command: str, url: str) -> list[str]:
+    return [command, url, "--identifier", "agent"] + (
+        ["-o", "x.cast"] if command == "record" else []
+    )
+
+
 @pytest.mark.parametrize("command", ["record", "watch"])
-async def test_a_wrong_token_says_to_log_in_again(
+async def test_a_wrong_observer_token_says_to_fix_or_unset_it(
+    tmp_path: Path, server: Server, command: str
+) -> None:
+    """Logging in again would change nothing: OBSERVER_TOKEN overrides the keyring."""
+    url = f"ws://127.0.0.1:{server.port}"
+    args = watch_args(command, url)
+    code, err = await observer_async(tmp_path, *args, OBSERVER_TOKEN="not-" + TOKEN)
+    line = one_clear_line(code, err)
+    assert line == (
+        f"observer: the endpoint rejected the token for {url} — "
+        "fix or unset OBSERVER_TOKEN (it overrides the keyring for every endpoint)"
+    )
+
+
+@pytest.mark.parametrize("command", ["record", "watch"])
+async def test_a_wrong_keyring_token_says_to_log_in_again(
     tmp_path: Path, server: Server, command: str
 ) -> None:
     url = f"ws://127.0.0.1:{server.port}"
-    args = [command, url, "--identifier", "agent"] + (
-        ["-o", "x.cast"] if command == "record" else []
+    keyring = {"PYTHON_KEYRING_BACKEND": "keyrings.alt.file.PlaintextKeyring"}
+    stored = observer(
+        tmp_path, "auth", "login", url, "--token-stdin", stdin="not-" + TOKEN, **keyring
     )
-    code, err = await observer_async(tmp_path, *args, OBSERVER_TOKEN="not-" + TOKEN)
+    assert stored.returncode == 0, stored.stderr
+    code, err = await observer_async(tmp_path, *watch_args(command, url), **keyring)
     line = one_clear_line(code, err)
     assert line == (
         f"observer: the endpoint rejected the token for {url} — run `observer auth login {url}`"

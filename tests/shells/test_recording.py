@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from observer.asciicast import CastReader, Event
+from observer.castfiles import open_cast
 from observer.errors import CastFormatError, InvalidState, UsageError
-from observer.recording import Recorder, endpoint_host, open_cast
+from observer.recording import Recorder, endpoint_host
 from observer.spool import FLUSH_INTERVAL
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -133,18 +133,21 @@ def test_size_overrides_the_recorded_size(
     assert (status, out) == (0, screen(["two", "three"], 2))
 
 
-def test_ansi_repaints_the_same_screen_in_a_fresh_terminal(
+def test_ansi_shows_the_same_screen_when_printed_into_a_terminal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from observer.terminal import TerminalModel
 
     cast = write_v2(tmp_path / "c.cast", COUNTING)
-    status, out, _ = render(capsys, str(cast), "--format", "ansi")
+    status, out, _ = render(capsys, str(cast), "--format", "ansi", "--hide-cursor")
     assert status == 0
-    fresh = TerminalModel(cols=20, rows=4)
-    fresh.feed(out.encode())
-    assert fresh.text() == ["one", "two", "three", ""]
+    # One line per row, as a terminal's tty shows it (its ONLCR turns \n into \r\n); one row
+    # more than the screen, for the last line's newline.
+    fresh = TerminalModel(cols=20, rows=5)
+    fresh.feed(out.replace("\n", "\r\n").encode())
+    assert fresh.text() == ["one", "two", "three", "", ""]
     assert fresh.line(2)[0].fg == "red"
+    assert out.count("\n") == 4
 
 
 def test_svg_is_an_image_of_the_screen_with_its_colours(

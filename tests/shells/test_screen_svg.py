@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.color import Color
 from rich.terminal_theme import SVG_EXPORT_THEME
 
 from observer.cli import main
-from observer.commands._screen_svg import rich_color, row_text, terminal_theme
+from observer.commands._screen_output import screen_ansi, screen_to_text, terminal_theme
+from observer.rendering import rich_colour
 from observer.terminal import TerminalModel
 
 
@@ -17,34 +19,45 @@ from observer.terminal import TerminalModel
     ("name", "rich"),
     [
         ("default", None),
-        ("red", "red"),
-        ("brown", "yellow"),
-        ("brightbrown", "bright_yellow"),
-        ("brightblue", "bright_blue"),
-        ("FF8700", "#ff8700"),
-        ("010203", "#010203"),
+        ("red", Color.from_ansi(1)),
+        ("brown", Color.from_ansi(3)),
+        ("brightbrown", Color.from_ansi(11)),
+        ("brightblue", Color.from_ansi(12)),
+        ("FF8700", Color.parse("#ff8700")),
+        ("010203", Color.parse("#010203")),
         ("nonsense", None),
     ],
 )
-def test_model_colours_map_to_rich_colours(name: str, rich: str | None) -> None:
-    assert rich_color(name) == rich
+def test_model_colours_map_to_rich_colours_keeping_palette_indexes(
+    name: str, rich: Color | None
+) -> None:
+    assert rich_colour(name) == rich
 
 
 def test_cells_become_styled_text_runs_and_the_cursor_an_inverted_cell() -> None:
     model = TerminalModel(cols=10, rows=1)
-    model.feed(b"\x1b[1;31mab\x1b[0m\x1b[4mc\x1b[0m d")
-    text = row_text(model.line(0), cursor_x=4)
+    model.feed(b"\x1b[1;31mab\x1b[0m\x1b[4mc\x1b[0m d\x1b[D")
+    text = screen_to_text(model)
     assert text.plain == "abc d     "
     styles = {text.plain[s.start : s.end]: s.style for s in text.spans}
-    assert styles["ab"].bold and styles["ab"].color.name == "red"  # type: ignore[union-attr]
-    assert styles["c"].underline
-    assert styles["d"].reverse  # the cursor
+    assert styles["ab"].bold and styles["ab"].color == Color.from_ansi(1)  # type: ignore[union-attr]
+    assert styles["c"].underline  # type: ignore[union-attr]
+    assert styles["d"].reverse  # type: ignore[union-attr]  # the cursor
 
 
 def test_wide_characters_take_one_text_character_for_two_cells() -> None:
     model = TerminalModel(cols=6, rows=1)
     model.feed("界x".encode())
-    assert row_text(model.line(0)).plain == "界x   "
+    assert screen_to_text(model).plain == "界x   "
+
+
+def test_ansi_is_the_rows_in_sgr_with_palette_indexes_and_no_trailing_blanks() -> None:
+    model = TerminalModel(cols=12, rows=3)
+    model.feed(b"\x1b[31mred\x1b[0m \x1b[38;2;1;2;3mrgb\x1b[0m\r\n\x1b[44m  \x1b[0m")
+    rows = screen_ansi(model, cursor=False).split("\n")
+    assert rows[0] == "\x1b[31mred\x1b[0m \x1b[38;2;1;2;3mrgb\x1b[0m"
+    assert rows[1] == "\x1b[44m  \x1b[0m"  # a coloured blank is something to see
+    assert rows[2:] == ["", ""]
 
 
 def test_a_recorded_theme_colours_the_image() -> None:

@@ -12,7 +12,8 @@ import pytest
 from keyring.backends import chainer, fail
 
 from observer.errors import TokenStoreError
-from observer.secrets import SERVICE, Secret, TokenStore, inspect_token, resolve_backend
+from observer.keyring_backend import resolve_backend
+from observer.secrets import SERVICE, Secret, TokenStore, inspect_token, token_advice
 from tests.shells.keyrings import BrokenKeyring, MemoryKeyring
 
 CANARY = "canary-7f3a9c-token-value"
@@ -126,6 +127,50 @@ def test_an_explicitly_chosen_file_backend_is_used(
     store.set("wss://a.example", CANARY)
     token = store.get("wss://a.example")
     assert token is not None and token.reveal() == CANARY
+
+
+@pytest.mark.parametrize(
+    ("chosen", "fix"),
+    [
+        ("keyrings.alt.file.EncryptedKeyrng", "check the class name"),
+        ("keyrings.nothing.Keyring", "check the class name"),
+        ("keyrings.alt.file.EncryptedKeyring", "pip install 'observer-tty[file-keyring]'"),
+    ],
+)
+def test_a_chosen_backend_that_cannot_load_is_one_line_naming_the_fix(
+    monkeypatch: pytest.MonkeyPatch, chosen: str, fix: str
+) -> None:
+    """The last case is keyrings.alt's encrypted file on a machine without pycryptodome: its
+    crypto import fails as it does there."""
+    from keyrings.alt.file import EncryptedKeyring
+
+    def no_crypto() -> None:
+        raise ImportError("No module named 'Crypto'")
+
+    monkeypatch.setattr(EncryptedKeyring, "_get_crypto_impl", staticmethod(no_crypto))
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", chosen)
+    with pytest.raises(TokenStoreError) as error:
+        resolve_backend()
+    message = str(error.value)
+    assert message.startswith(f"the keyring backend PYTHON_KEYRING_BACKEND={chosen} could not")
+    _, do = message.split(" — ")
+    assert fix in do and do.endswith("or unset PYTHON_KEYRING_BACKEND")
+    assert "\n" not in message and error.value.__cause__ is None
+
+
+def test_the_advice_for_a_refused_token_fixes_it_where_it_came_from() -> None:
+    origin = "wss://a.example:443"
+    assert token_advice(origin, environ={}) == f"run `observer auth login {origin}`"
+    assert token_advice(origin, "a fresh token", environ={}) == (
+        f"run `observer auth login {origin}` with a fresh token"
+    )
+    from_env = {"OBSERVER_TOKEN": CANARY}
+    assert token_advice(origin, environ=from_env) == (
+        "fix or unset OBSERVER_TOKEN (it overrides the keyring for every endpoint)"
+    )
+    assert token_advice(origin, "a fresh token", environ=from_env) == (
+        "set OBSERVER_TOKEN to a fresh token, or unset it to use the keyring"
+    )
 
 
 def test_a_backend_error_becomes_a_token_store_error_without_the_token(tmp_path: Path) -> None:

@@ -156,3 +156,85 @@ def test_login_from_stdin_keeps_the_token_out_of_argv_and_the_config_dir(tmp_pat
         timeout=60,
     )
     assert listed.stdout == "ws://127.0.0.1:9\n"
+
+
+def test_login_checks_the_keyring_before_asking_for_the_token(
+    memory: MemoryKeyring, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    keyring.set_keyring(fail.Keyring())
+    asked: list[str] = []
+    monkeypatch.setattr("getpass.getpass", lambda prompt: asked.append(prompt) or CANARY)
+    assert main(["auth", "login", "wss://a.example"]) == 1
+    assert asked == [], "the user pasted a token that could not be stored"
+    assert "no usable keyring backend was found" in capsys.readouterr().err
+
+
+def test_the_origins_index_lives_in_observer_config_dir(
+    memory: MemoryKeyring, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OBSERVER_CONFIG_DIR", str(tmp_path / "chosen"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(CANARY + "\n"))
+    assert main(["auth", "login", "wss://a.example", "--token-stdin"]) == 0
+    assert (tmp_path / "chosen" / "origins").read_text() == "wss://a.example:443\n"
+    assert not (tmp_path / "config").exists(), "nothing may go to the platform's config dir"
+
+
+def run_cli(tmp_path: Path, *args: str, stdin: str = "", **extra: str) -> tuple[int, str, str]:
+    """The real command in a new session: no controlling terminal, so getpass reads stdin."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OBSERVER_", "XDG_"))}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    env.update(extra)
+    done = subprocess.run(
+        [sys.executable, "-m", "observer", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        start_new_session=True,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("backend", "hide_crypto", "fix"),
+    [
+        ("keyrings.alt.file.EncryptedKeyring", True, "pip install 'observer-tty[file-keyring]'"),
+        ("keyrings.alt.file.EncryptedKeyrng", False, "check the class name"),
+        ("keyring.backends.SecretServce.Keyring", False, "check the class name"),
+    ],
+)
+def test_a_chosen_backend_that_cannot_load_is_one_line_before_any_prompt(
+    tmp_path: Path, backend: str, hide_crypto: bool, fix: str
+) -> None:
+    """``hide_crypto`` shadows pycryptodome(x) with packages that fail to import, as on a machine
+    where they are not installed."""
+    extra = {"PYTHON_KEYRING_BACKEND": backend}
+    if hide_crypto:
+        for name in ("Crypto", "Cryptodome"):
+            (tmp_path / "hidden" / name).mkdir(parents=True)
+            (tmp_path / "hidden" / name / "__init__.py").write_text("raise ImportError(__name__)\n")
+        extra["PYTHONPATH"] = str(tmp_path / "hidden")
+    code, out, err = run_cli(
+        tmp_path, "auth", "login", "wss://a.example", stdin=CANARY + "\n", **extra
+    )
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"observer: the keyring backend PYTHON_KEYRING_BACKEND={backend} ")
+    assert fix in err.split(" — ")[1]
+
+
+def test_the_encrypted_file_keyring_the_errors_advise_works(tmp_path: Path) -> None:
+    """Following the advice: keyrings.alt's EncryptedKeyring with pycryptodomex (the
+    file-keyring extra). Its password is read by getpass, from stdin without a terminal."""
+    extra = {"PYTHON_KEYRING_BACKEND": "keyrings.alt.file.EncryptedKeyring"}
+    url = "wss://a.example"
+    stdin = f"{CANARY}\nkeyring-pass\nkeyring-pass\n"
+    code, out, err = run_cli(tmp_path, "auth", "login", url, "--token-stdin", stdin=stdin, **extra)
+    assert code == 0, err
+    assert "stored a token for wss://a.example:443 in the keyring" in out
+    code, out, err = run_cli(tmp_path, "auth", "status", url, stdin="keyring-pass\n", **extra)
+    assert code == 0, err
+    assert "wss://a.example:443  keyring: opaque token" in out
+    (stored,) = (tmp_path / "data").rglob("crypted_pass.cfg")
+    assert CANARY not in stored.read_text()

@@ -11,7 +11,7 @@ from observer.demo.scenes import Clock, bundled_recording
 
 
 def test_the_replay_view_looks_as_approved(snap_compare: Any) -> None:
-    from observer.app.screens.replay_app import scene_app, scene_prepare
+    from observer.app.replay_app import scene_app, scene_prepare
 
     app = scene_app(bundled_recording(), Clock())
     assert snap_compare(app, terminal_size=(102, 36), run_before=scene_prepare)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 
@@ -38,3 +39,36 @@ def test_help_does_not_import_the_tui() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def command(*path: str) -> argparse.ArgumentParser:
+    parser = build_parser()
+    for name in path:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = sub.choices[name]
+    return parser
+
+
+def options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {a.dest: a for a in parser._actions if a.option_strings and a.dest != "help"}
+
+
+def test_config_add_spells_every_option_as_watch_does() -> None:
+    """A profile holds what `watch URL` takes: the same option names, aliases and metavars;
+    `config add` adds only `auto` to the protocols (leave it out and detect it)."""
+    add, watch = options(command("config", "add")), options(command("watch"))
+    for dest, action in add.items():
+        assert dest in watch, f"`watch` has no {action.option_strings[0]}"
+        assert action.option_strings == watch[dest].option_strings
+        assert action.metavar == watch[dest].metavar
+    assert add["protocol"].choices == ("auto", *watch["protocol"].choices)  # type: ignore[misc]
+
+
+def test_every_url_argument_is_described_alike() -> None:
+    """A URL argument of auth and config reads the same everywhere, metavar and help."""
+    found = [
+        next(a for a in command(*path)._actions if a.dest == "url")
+        for path in (("auth", "login"), ("auth", "logout"), ("auth", "status"), ("config", "add"))
+    ]
+    assert {a.metavar for a in found} == {"URL"}
+    assert all(str(a.help).startswith("endpoint URL (ws, wss, http or https)") for a in found)

@@ -11,57 +11,34 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Input
 from textual.worker import get_current_worker
 
 from observer.app.app import ObserverApp
+from observer.app.replay_search import SearchState
 from observer.app.session import LiveSession
 from observer.app.source import ScriptedSource
+from observer.app.widgets.replay_status import ReplayState, ReplayStatus, status_text
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
-from observer.asciicast import Header, cap_idle
-from observer.castfiles import FileSource, open_cast_spans
+from observer.asciicast import Header
+from observer.castfiles import FileSource, load_timeline
 from observer.errors import ObserverError
-from observer.rendering import Palette, sanitize
-from observer.replay import (
-    KeyframeIndex,
-    Match,
-    PlaybackClock,
-    Player,
-    Timeline,
-    find,
-    following,
-    next_marker,
-    preceding,
-    previous_marker,
-)
+from observer.rendering import Palette
+from observer.replay import KeyframeIndex, Match, Moved, Playback, Timeline, find, following
 
 FRAME = 1 / 30
 BATCH = 2000
 """Events read (or indexed) between checks for cancellation."""
 YIELD_EVERY = 100
 """Events read (or indexed) between voluntary hand-overs of the GIL to the UI thread."""
-
-
-def clock_text(seconds: float) -> str:
-    """``M:SS.s`` (or ``H:MM:SS``) for the status line."""
-    seconds = max(0.0, seconds)
-    if seconds >= 3600:
-        whole = int(seconds)
-        return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
-    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
-
-
-def speed_text(speed: float) -> str:
-    """``0.25×``, ``2×``."""
-    return f"{speed:g}×"
 
 
 class ReplayScreen(Screen[None]):
@@ -83,6 +60,7 @@ class ReplayScreen(Screen[None]):
         Binding("n", "match(1)", "Next match", show=False),
         Binding("N,shift+n", "match(-1)", "Previous match", show=False),
         Binding("escape", "close_search", "Close search", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(
@@ -106,20 +84,12 @@ class ReplayScreen(Screen[None]):
         self.source = FileSource(path)
         self.timeline = Timeline(header.cols, header.rows, source=self.source)
         self.index = KeyframeIndex(self.timeline)
-        self.player = Player(self.timeline, self.index)
-        self.clock = PlaybackClock(speed=speed)
-        self.autoplay = autoplay
+        self.playback = Playback(self.timeline, self.index, speed=speed, autoplay=autoplay)
+        self.player, self.clock = self.playback.player, self.playback.clock
         self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
         self.session.model = self.player.model
-        self.matches: list[Match] = []
-        self.query_text = ""
-        self.searching = False
-        self.search_done = 0.0
-        """Fraction of the recording searched so far (written by the search thread)."""
+        self.searched = SearchState()
         self.skipped = 0
-        self.pinned: int | None = None
-        self._status_key: tuple[str, str] = ("", "")
-        """Events shown while paused after a step or a match (several events share a time)."""
 
     @property
     def view(self) -> TerminalView:
@@ -135,7 +105,7 @@ class ReplayScreen(Screen[None]):
         yield TerminalView(self.session, self.palette, id="terminal")
         yield Input(placeholder="search the whole recording, enter to find", id="search")
         yield TimelineBar(id="timeline")
-        yield Static(id="status")
+        yield ReplayStatus(id="status")
 
     def on_unmount(self) -> None:
         self.source.close()
@@ -143,8 +113,7 @@ class ReplayScreen(Screen[None]):
     def on_mount(self) -> None:
         self.view.focus()
         self.load()
-        if self.autoplay:
-            self.clock.play(self.now())
+        self.playback.start(self.now())
         self.set_interval(FRAME, self.tick)
         self.tick()
 
@@ -154,22 +123,26 @@ class ReplayScreen(Screen[None]):
     def load(self) -> None:
         """Read the file into the timeline, then build the keyframe index."""
         worker = get_current_worker()
+
+        def between(count: int) -> bool:
+            # Otherwise the UI thread waits a whole switch interval (5 ms) for the GIL at each
+            # of its many small steps, and the first frame comes late.
+            time.sleep(0)
+            if count % BATCH == 0:
+                if worker.is_cancelled:
+                    return False
+                self.index.build(BATCH // 4)
+            return True
+
         try:
-            with open_cast_spans(self.path, lenient=self.lenient) as (reader, spans):
-                timeline = self.timeline
-                for count, event in enumerate(cap_idle(reader, self.idle_limit), 1):
-                    # cap_idle never reads ahead: spans still points at this event's line.
-                    timeline.append(event, spans.span if spans is not None else None)
-                    if count % YIELD_EVERY == 0:
-                        # Otherwise the UI thread waits a whole switch interval (5 ms) for the
-                        # GIL at each of its many small steps, and the first frame comes late.
-                        time.sleep(0)
-                    if count % BATCH == 0:
-                        if worker.is_cancelled:
-                            return
-                        self.index.build(BATCH // 4)
-                timeline.complete = True
-                self.skipped = reader.skipped
+            self.skipped = load_timeline(
+                self.path,
+                self.timeline,
+                lenient=self.lenient,
+                idle_limit=self.idle_limit,
+                every=YIELD_EVERY,
+                between=between,
+            )
             while not worker.is_cancelled and not self.index.build(YIELD_EVERY):
                 time.sleep(0)
         except ObserverError as error:
@@ -196,25 +169,24 @@ class ReplayScreen(Screen[None]):
     def tick(self) -> None:
         """Move the screen to where the clock says playback is; update timeline and status."""
         now = self.now()
-        if self.timeline.duration > self.clock.duration:
-            self.clock.grow(self.timeline.duration, now)
-        if self.clock.playing or self.pinned is None:
-            # Paused, the screen still follows the clock's position while the file loads (the
-            # events at 0:00 arrive after the first frame); a step or a match pins it instead.
-            self._show(self.timeline.count_at(self.clock.time(now)))
-        if self.clock.playing and self.timeline.complete and self.clock.at_end(now):
-            self.clock.pause(now)
-        self._update(now)
+        self._moved(self.playback.frame, now)
 
-    def _show(self, count: int) -> None:
-        if count == self.player.position:
-            return
+    def _moved(self, move: Callable[..., object], *args: Any) -> None:
+        """Do what moves the playback, then repaint what changed and the status."""
         try:
-            dirty, whole = self.player.show(count)
+            moved = move(*args)
         except ObserverError as error:  # the file was changed or removed while it played
             self._fail(error)
             return
-        self.view.mark_dirty(dirty, whole)
+        if isinstance(moved, Moved):
+            self.view.mark_dirty(moved.dirty, moved.whole)
+            self._highlight()
+        self._update(self.now())
+
+    def _highlight(self) -> None:
+        """Mark where the searched text is on the screen shown (every appearance, as less does)."""
+        model = self.player.model
+        self.view.highlight(self.searched.highlights([model.line(y) for y in range(model.rows)]))
 
     def _update(self, now: float) -> None:
         position = self.clock.time(now)
@@ -222,107 +194,63 @@ class ReplayScreen(Screen[None]):
             duration=self.timeline.duration,
             position=position,
             markers=[m.time for m in self.timeline.markers],
-            matches=[m.time for m in self.matches],
+            matches=[m.time for m in self.searched.matches],
             loaded=self.timeline.complete,
         )
-        status = self.status(now)
-        key = (status.plain, self.app.theme)
-        if key != self._status_key:  # paused, nothing changes: do not re-render 30 times a second
-            self._status_key = key
-            self.query_one("#status", Static).update(status)
+        self.query_one(ReplayStatus).show(self.state(now))
+
+    def state(self, now: float) -> ReplayState:
+        """What the status line shows at ``now``."""
+        position = self.clock.time(now)
+        marker = self.timeline.marker_at(position)
+        return ReplayState(
+            playing=self.clock.playing,
+            position=position,
+            duration=self.timeline.duration,
+            loaded=self.timeline.complete,
+            speed=self.clock.speed,
+            marker=marker.label if marker is not None else None,
+            query=self.searched.query,
+            found=self.searched.describe(self.player.position),
+            indexing=not self.index.done,
+            title=self.header.title,
+        )
 
     def status(self, now: float) -> Text:
-        """The status line: state, time / duration, speed, marker, search, loading."""
-        variables = self.app.theme_variables
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if self.clock.playing:
-            text.append(" ▶ PLAY ", f"bold {variables['background']} on {variables['primary']}")
-        else:
-            text.append(" ⏸ PAUSE ", f"bold {variables['background']} on {variables['warning']}")
-        position = self.clock.time(now)
-        text.append(f" {clock_text(position)} / {clock_text(self.timeline.duration)}")
-        if not self.timeline.complete:
-            text.append(" (loading)")
-        text.append(f" │ {speed_text(self.clock.speed)}")
-        marker = self.timeline.marker_at(position)
-        if marker is not None:
-            text.append(" │ ◆ ")
-            text.append(sanitize(marker.label) or "(unnamed)", f"bold {variables['warning']}")
-        if self.query_text:
-            text.append(" │ ")
-            text.append(repr(self.query_text))
-            text.append(self._match_state())
-        if not self.index.done:
-            text.append(" │ indexing")
-        if self.header.title:
-            text.append(" │ ")
-            text.append(sanitize(self.header.title), "italic")
-        return text
-
-    def _match_state(self) -> str:
-        if self.searching:
-            return f" searching… {self.search_done:.0%}"
-        if not self.matches:
-            return " not found"
-        shown = [i for i, m in enumerate(self.matches) if m.count == self.player.position]
-        where = f"{shown[0] + 1}/" if shown else ""
-        return f" {where}{len(self.matches)} found"
+        """The status line at ``now``, as text."""
+        return status_text(self.state(now), self.app.theme_variables)
 
     # -- actions ------------------------------------------------------------------------------------
 
-    def _seek(self, time: float) -> None:
-        now = self.now()
-        self.clock.grow(self.timeline.duration, now)
-        position = self.clock.seek(time, now)
-        self.pinned = None
-        self._show(self.timeline.count_at(position))
-        self._update(now)
-
     def action_play_pause(self) -> None:
         """Play or pause."""
-        now = self.now()
-        self.clock.toggle(now)
-        if self.clock.playing:
-            self.pinned = None
-        self._update(now)
+        self._moved(self.playback.toggle, self.now())
 
     def action_skip(self, seconds: float) -> None:
         """Seek relative to the current position."""
-        self._seek(self.clock.time(self.now()) + seconds)
+        self._moved(self.playback.skip, seconds, self.now())
 
     def action_marker(self, direction: int) -> None:
         """Seek to the previous (-1) or next (1) marker."""
-        position = self.clock.time(self.now())
-        markers = self.timeline.markers
-        marker = (next_marker if direction > 0 else previous_marker)(markers, position)
+        marker = self.playback.marker(direction, self.now())
         if marker is None:
             self.notify("No more markers that way.", markup=False)
             return
-        self._seek(marker.time)
+        self._moved(self.playback.seek, marker.time, self.now())
 
     def action_faster(self) -> None:
         """Next speed up."""
-        self.clock.faster(self.now())
-        self._update(self.now())
+        self._moved(self.clock.faster, self.now())
 
     def action_slower(self) -> None:
         """Next speed down."""
-        self.clock.slower(self.now())
-        self._update(self.now())
+        self._moved(self.clock.slower, self.now())
 
     def action_step(self) -> None:
         """Apply one more event (pauses first)."""
-        now = self.now()
-        if self.clock.playing:
-            self.clock.pause(now)
-        position = self.player.position
-        if position >= len(self.timeline):
+        if self.playback.at_end:
             self.notify("This is the end of the recording.", markup=False)
-            return
-        self.clock.seek(self.timeline.time(position), now)
-        self.pinned = position + 1
-        self._show(position + 1)
-        self._update(now)
+        self._moved(self.playback.step, self.now())
 
     # -- search -------------------------------------------------------------------------------------
 
@@ -345,28 +273,24 @@ class ReplayScreen(Screen[None]):
         query = message.value
         if not query.strip():
             return
-        self.query_text, self.matches, self.searching = query, [], True
-        self.search_done = 0.0
+        self.searched.start(query)
         self.search(query)
 
     @work(thread=True, exclusive=True, group="search")
     def search(self, query: str) -> None:
         """Find every appearance of ``query`` (in a thread: it feeds the terminal model)."""
 
-        def progress(fraction: float) -> None:
-            self.search_done = fraction
-
         try:
-            matches = find(self.timeline, self.index, query, progress=progress)
+            matches = find(self.timeline, self.index, query, progress=self.searched.progress)
         except ObserverError as error:  # the file was changed or removed while it played
             self.app.call_from_thread(self._fail, error)
             return
         self.app.call_from_thread(self._found, query, matches)
 
     def _found(self, query: str, matches: list[Match]) -> None:
-        if query != self.query_text:
+        if not self.searched.finish(query, matches):
             return
-        self.matches, self.searching = matches, False
+        self._highlight()
         if not matches:
             self.notify(f"{query!r} never appears on the screen.", markup=False)
             self._update(self.now())
@@ -374,28 +298,21 @@ class ReplayScreen(Screen[None]):
         self._jump(following(matches, self.player.position - 1))
 
     def _jump(self, match: Match | None) -> None:
-        if match is None:
-            return
-        now = self.now()
-        self.clock.pause(now)
-        self.clock.seek(match.time, now)
-        self.pinned = match.count
-        self._show(match.count)
-        self._update(now)
+        if match is not None:
+            self._moved(self.playback.jump, match, self.now())
 
     def action_match(self, direction: int) -> None:
         """Show the next (1) or previous (-1) moment the searched text appeared."""
-        if not self.matches:
-            hint = "Search with / first." if not self.query_text else "No matches."
+        if not self.searched.matches:
+            hint = "No matches." if self.searched.query else "Search with / first."
             self.notify(hint, markup=False)
             return
-        step = following if direction > 0 else preceding
-        self._jump(step(self.matches, self.player.position))
+        self._jump(self.searched.step(self.player.position, direction))
 
     # -- timeline clicks and ignored input ----------------------------------------------------------
 
     def on_timeline_bar_seek(self, message: TimelineBar.Seek) -> None:
-        self._seek(message.time)
+        self._moved(self.playback.seek, message.time, self.now())
 
     def on_terminal_view_ignored_input(self, message: TerminalView.IgnoredInput) -> None:
         message.stop()  # replay has no one to type to; the keys are the player's

@@ -11,10 +11,10 @@ from textual.screen import Screen
 
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.session import LiveSession
-from observer.app.terminal import encode_paste
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.rendering import Palette
+from observer.terminal.keys import encode_paste
 
 CTRL_C = b"\x03"
 HINT_EVERY = 10.0

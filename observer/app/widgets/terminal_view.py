@@ -11,7 +11,7 @@ bottom line then says how many new lines arrived and how to jump back to live.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -26,10 +26,11 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from observer.app.session import LiveSession
-from observer.app.terminal import Cell, encode_key
 from observer.app.widgets.viewport import Geometry, Window, clamp_back
 from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
+from observer.terminal import Cell
+from observer.terminal.keys import encode_key
 
 FRAME = 1 / 60
 FRAME_BEHIND = 1 / 20
@@ -116,6 +117,8 @@ class TerminalView(Widget, can_focus=True):
         self._history_len = 0
         self._anchor: Sequence[Cell] | None = None
         """The newest scrollback row when last drawn scrolled back (to count rows added)."""
+        self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
+        """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
 
     # -- wiring ---------------------------------------------------------------------------------
 
@@ -141,6 +144,17 @@ class TerminalView(Widget, can_focus=True):
             self._versions[row] = self._versions.get(row, 0) + 1
         self._pending |= rows
         self._schedule()
+
+    def highlight(self, matches: Mapping[int, tuple[tuple[int, int], ...]]) -> None:
+        """Draw these ``(start, end)`` column ranges of screen rows as search matches."""
+        changed = {
+            row
+            for row in {*matches, *self.highlights}
+            if matches.get(row) != self.highlights.get(row)
+        }
+        self.highlights = dict(matches)
+        if changed:
+            self.mark_dirty(changed)
 
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
@@ -280,7 +294,8 @@ class TerminalView(Widget, can_focus=True):
         strip = self._cache.get(key)
         if strip is None:
             cells = model.line(row)
-            strip = Strip(cells_to_segments(cells, self.palette, cursor), model.cols)
+            matches = self.highlights.get(row, ())  # a change of them bumps the row's version
+            strip = Strip(cells_to_segments(cells, self.palette, cursor, matches), model.cols)
             self._cache[key] = strip
         return strip
 

@@ -8,18 +8,14 @@ when read-only).
 
 from __future__ import annotations
 
-import re
-
 from observer.protocol.adapter import Message
 from observer.protocol.events import Event, Mode, SessionStarted
-
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-MAX_TITLE = 256
+from observer.terminal import sanitize
 
 
 def sanitize_title(title: str) -> str:
-    """Title text safe to show: C0/C1 controls and bidi overrides removed, length capped."""
-    return _UNSAFE.sub("", title)[:MAX_TITLE]
+    """Title text safe to show (:func:`observer.terminal.sanitize.sanitize_title`)."""
+    return sanitize.sanitize_title(title)
 
 
 class LocalControlSession:

@@ -34,7 +34,7 @@ def test_server_frames_title_preferences_and_output() -> None:
 def test_a_hostile_title_is_sanitized() -> None:
     session = TtydClientSession()
     events = session.receive(b"1evil\x1b]52;c;AAAA\x07\xe2\x80\xaename")
-    assert events[-1] == TitleChanged("evil]52;c;AAAAname")
+    assert events[-1] == TitleChanged("evil\ufffd]52;c;AAAA\ufffd\ufffdname")
 
 
 def test_bad_frames_are_reported_not_raised() -> None:

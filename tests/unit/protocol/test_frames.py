@@ -20,6 +20,8 @@ SERVER_FRAMES: list[f.ServerFrame] = [
     f.Exit(0),
     f.Exit(-9),
     f.Exit(None),
+    f.Echo(False),
+    f.Echo(True),
     f.Error(f.NOT_HOLDER, "input dropped"),
 ]
 CLIENT_FRAMES: list[f.ClientFrame] = [
@@ -77,6 +79,8 @@ def test_unknown_fields_are_ignored_for_forward_compatibility() -> None:
         ('{"type": "resize", "cols": 0, "rows": 24}', "out of range"),
         ('{"type": "resize", "cols": 80, "rows": 100000}', "out of range"),
         ('{"type": "hello"}', "'identifier' must be a string"),
+        ('{"type": "echo"}', "'on' must be true or false"),
+        ('{"type": "echo", "on": 0}', "'on' must be true or false"),
         ("[" * 100_000, "not JSON"),
     ],
 )
@@ -122,3 +126,7 @@ def test_random_json_objects_never_raise(kind: str, fields: dict[str, object]) -
     message = json.dumps({"type": kind, **fields})
     assert f.decode_client_frame(message) is not None
     assert f.decode_server_frame(message) is not None
+
+
+def test_the_echo_frame_is_compact_json() -> None:
+    assert f.encode(f.Echo(False)) == '{"type":"echo","on":false}'

@@ -7,6 +7,7 @@ import json
 from observer.protocol import frames as f
 from observer.protocol.events import (
     ControlChanged,
+    EchoChanged,
     ErrorReported,
     Exited,
     OutputReceived,
@@ -47,7 +48,7 @@ def test_resume_keeps_its_offset_and_gets_the_missing_bytes() -> None:
     session = NativeClientSession(since=15)
     assert (
         session.query("agent")
-        == "/?identifier=agent&api-version=2024-02-02-preview&mode=watch&since=15"
+        == "/?identifier=agent&api-version=2024-02-02-preview&mode=watch&since=15&features=echo"
     )
     session.receive(hello(15))
     assert session.receive(b"xyz") == [OutputReceived(b"xyz", 15)]
@@ -120,7 +121,12 @@ def test_other_server_frames_become_events() -> None:
     assert session.receive('{"type":"resize","cols":100,"rows":30}') == [Resized(100, 30)]
     assert session.receive('{"type":"presence","watchers":3}') == [PresenceChanged(3)]
     assert session.receive('{"type":"exit","status":-15}') == [Exited(-15)]
+    assert session.receive('{"type":"echo","on":false}') == [EchoChanged(False)]
     assert session.request_resync() == ['{"type":"resync"}']
+
+
+def test_the_session_asks_for_echo_frames() -> None:
+    assert "&features=echo" in NativeClientSession().query("a")
 
 
 def test_malformed_messages_become_violations_and_the_session_goes_on() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from http import HTTPStatus
 
 from observer.server.admission import Admission, Refusal, admit
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenStore, digest
 
 AUTH = Authenticator(TokenStore.from_tokens([("control", "ctl"), ("watch", "wat")]))
 OK = "/?identifier=agent-1&api-version=2024-02-02-preview"
@@ -15,17 +15,40 @@ def request(
     path: str = OK, token: str | None = "ctl", origin: str | None = None, sub: str = "observer.v1"
 ) -> Admission | Refusal:
     headers = {
-        "authorization": f"Bearer {token}" if token else None,
-        "origin": origin,
-        "sec-websocket-protocol": sub,
+        "authorization": [f"Bearer {token}"] if token else [],
+        "origin": [origin] if origin else [],
+        "sec-websocket-protocol": [sub],
     }
     return admit(path, headers, auth=AUTH, allowed_origins=frozenset({"https://ok.example"}))
 
 
+def admitted(path: str = OK, token: str = "ctl") -> Admission:
+    decision = request(path, token=token)
+    assert isinstance(decision, Admission)
+    return decision
+
+
 def test_a_good_request_is_admitted_as_a_watcher_by_default() -> None:
-    assert request() == Admission("agent-1", "control", False, None)
-    assert request(OK + "&mode=control&since=42") == Admission("agent-1", "control", True, 42)
-    assert request(token="wat") == Admission("agent-1", "watch", False, None)
+    assert admitted().role == "control" and not admitted().want_control
+    assert (admitted().identifier, admitted().since) == ("agent-1", None)
+    resumed = admitted(OK + "&mode=control&since=42")
+    assert (resumed.role, resumed.want_control, resumed.since) == ("control", True, 42)
+    assert admitted(token="wat").role == "watch"
+
+
+def test_the_admission_carries_what_the_token_proved() -> None:
+    credential = admitted(token="wat").credential
+    assert credential is not None and credential.role == "watch"
+    assert credential.key == digest("wat") and credential.name == digest("wat")[:19]
+
+
+def test_duplicate_authorization_or_origin_headers_are_400_before_anything_else() -> None:
+    for name in ("authorization", "origin"):
+        headers = {name: ["Bearer ctl", "Bearer wat"], "sec-websocket-protocol": ["observer.v1"]}
+        refusal = admit("/nowhere", headers, auth=AUTH, allowed_origins=frozenset())
+        assert refusal == Refusal(
+            HTTPStatus.BAD_REQUEST, f"Duplicate {name.title()} header — send it once"
+        )
 
 
 def test_unauthenticated_requests_learn_nothing_else() -> None:
@@ -61,6 +84,6 @@ def test_a_huge_since_and_a_missing_subprotocol_are_400() -> None:
 
 def test_without_an_authenticator_everybody_gets_control() -> None:
     decision = admit(
-        OK, {"sec-websocket-protocol": "observer.v1"}, auth=None, allowed_origins=frozenset()
+        OK, {"sec-websocket-protocol": ["observer.v1"]}, auth=None, allowed_origins=frozenset()
     )
-    assert decision == Admission("agent-1", "control", False, None)
+    assert decision == Admission("agent-1", "control", False, None, credential=None)

@@ -11,17 +11,19 @@ from textual import events
 
 from observer.app.app import ObserverApp
 from observer.app.screens.replay import ReplayScreen
-from observer.recording import open_cast
+from observer.castfiles import open_cast
 from observer.rendering import Palette
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
 
+    from observer.asciicast import Header
+
 
 class ReplayApp(ObserverApp):
     """The app with no live sessions: it shows one :class:`ReplayScreen` (``observer replay``)."""
 
-    CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative paths follow the subclass
+    CSS_PATH = str(Path(__file__).parent / "app.tcss")  # relative paths follow the subclass
 
     def __init__(self, screen: Callable[[Palette], ReplayScreen], **options: Any) -> None:
         super().__init__([], **options)
@@ -37,15 +39,49 @@ class ReplayApp(ObserverApp):
         self.push_screen(self._make_screen(self.palette))
 
 
-def scene_app(path: Path, clock: Callable[[], float], *, theme: str = "observer-dark") -> ReplayApp:
-    """A paused replay of ``path`` on a frozen clock (for ``observer screenshots`` and snapshots)."""
-    with open_cast(path) as reader:
-        header = reader.header
+def replay_app(
+    path: Path,
+    header: Header | None = None,
+    *,
+    lenient: bool = False,
+    idle_limit: float | None = None,
+    speed: float = 1.0,
+    autoplay: bool = True,
+    **options: Any,
+) -> ReplayApp:
+    """The app replaying ``path`` (``options`` go to the app: ``theme``, ``clock``...).
+
+    Args:
+        path: The recording.
+        header: Its header, when already read (``observer replay`` reads it first, so a damaged
+            header is an error before the screen opens); read here otherwise.
+        lenient: Skip damaged lines.
+        idle_limit: Cap pauses to this many seconds.
+        speed: Starting speed.
+        autoplay: Start playing (else paused, on the first screen).
+    """
+    if header is None:
+        with open_cast(path, lenient=lenient) as reader:
+            header = reader.header
+    known = header
 
     def screen(palette: Palette) -> ReplayScreen:
-        return ReplayScreen(path, header, palette, autoplay=False)
+        return ReplayScreen(
+            path,
+            known,
+            palette,
+            lenient=lenient,
+            idle_limit=idle_limit,
+            speed=speed,
+            autoplay=autoplay,
+        )
 
-    return ReplayApp(screen, theme=theme, clock=clock)
+    return ReplayApp(screen, **options)
+
+
+def scene_app(path: Path, clock: Callable[[], float], *, theme: str = "observer-dark") -> ReplayApp:
+    """A paused replay of ``path`` on a frozen clock (for ``observer screenshots`` and snapshots)."""
+    return replay_app(path, autoplay=False, theme=theme, clock=clock)
 
 
 async def scene_prepare(pilot: Pilot[int], query: str = "passed") -> None:
@@ -58,7 +94,7 @@ async def scene_prepare(pilot: Pilot[int], query: str = "passed") -> None:
         await asyncio.sleep(0.05)
     await pilot.press("slash", *query, "enter")
     for _ in range(600):
-        if not screen.searching:
+        if not screen.searched.running:
             break
         await asyncio.sleep(0.05)
     await pilot.pause(0.3)

@@ -1,0 +1,109 @@
+"""Limits that keep one token from hurting the others: connections, and messages per second.
+
+Connections are counted per token (a :class:`~observer.tokens.Credential`'s key) from the
+moment a request is admitted until its connection closes, so a burst of handshakes cannot slip
+past the count. A token may hold at most ``per_token`` of them, and watch tokens together at
+most ``total - reserved``: the last ``reserved`` places are kept for control tokens, so a
+controller can always get in to take over, however many watchers hoard the server.
+
+A connection's messages are paced by a token bucket (:class:`MessageBudget`): a client that
+sends faster than ``rate`` messages a second (after a burst) is read more slowly, so its flood
+waits in its own socket instead of the server's CPU.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Final
+
+from observer.token_file import Role
+
+MAX_CONNECTIONS: Final = 256
+MESSAGE_RATE: Final = 500.0
+"""Messages a second a client may send in the long run (typing is tens; a paste is a few
+64 KiB frames)."""
+MESSAGE_BURST: Final = 2000.0
+
+
+class ConnectionLimits:
+    """How many connections each token holds, and whether one more may open.
+
+    Args:
+        total: connections over all tokens (and sessions).
+        per_token: connections one token may hold; default half of ``total`` (128 of 256: a
+            dashboard of a hundred agents on one server fits).
+        reserved: of ``total``, places only control tokens may take; default a sixteenth
+            (at least one).
+    """
+
+    def __init__(
+        self,
+        total: int = MAX_CONNECTIONS,
+        per_token: int | None = None,
+        reserved: int | None = None,
+    ) -> None:
+        self.total = total
+        self.per_token = max(1, total // 2) if per_token is None else per_token
+        reserved = max(1, total // 16) if reserved is None else reserved
+        self.reserved = min(reserved, max(0, total - 1))
+        self.open = 0
+        self._by_key: Counter[str] = Counter()
+
+    def held(self, key: str) -> int:
+        """Connections ``key`` holds now."""
+        return self._by_key[key]
+
+    def refusal(self, key: str | None, role: Role) -> str | None:
+        """Why one more connection for ``key`` (``None``: no authentication) with ``role``
+        may not open, or ``None`` if it may."""
+        if self.open >= self.total:
+            return "Too many connections"
+        if key is None:
+            return None
+        if role != "control" and self.open >= self.total - self.reserved:
+            return "Too many connections; the rest are kept for control tokens"
+        if self._by_key[key] >= self.per_token:
+            return "Too many connections for this token — close some, or use another token"
+        return None
+
+    def add(self, key: str | None) -> None:
+        """Count a connection that was admitted."""
+        self.open += 1
+        if key is not None:
+            self._by_key[key] += 1
+
+    def remove(self, key: str | None) -> None:
+        """Forget a connection that closed (or whose handshake failed)."""
+        self.open -= 1
+        if key is not None:
+            self._by_key[key] -= 1
+            if self._by_key[key] <= 0:
+                del self._by_key[key]
+
+
+class MessageBudget:
+    """A token bucket of messages: ``rate`` a second, at most ``burst`` at once.
+
+    Args:
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        rate: float = MESSAGE_RATE,
+        burst: float = MESSAGE_BURST,
+    ) -> None:
+        self._clock = clock
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._last = clock()
+
+    def spend(self) -> float:
+        """Count one message; return how long to wait before reading the next (0.0: at once)."""
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate) - 1.0
+        self._last = now
+        return 0.0 if self._tokens >= 0 else -self._tokens / self.rate

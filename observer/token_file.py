@@ -1,0 +1,176 @@
+"""The token file of ``observer serve``: one accepted token digest per line, never a token.
+
+A line is ``<watch|control> sha256:<64 hex>``, optionally followed by ``label=NAME``,
+``created=TIME`` and ``expires=TIME`` (UTC, ``2025-06-01T12:00:00Z``); ``#`` comments and blank
+lines are kept as they are. Files written before labels existed (role and digest only) stay
+valid. ``observer token`` appends and removes lines; ``observer serve`` reads the file again
+whenever it changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal, cast
+
+from observer.errors import UsageError
+
+Role = Literal["watch", "control"]
+ROLES: Final = ("watch", "control")
+LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+"""1-64 characters: letters, digits, ``.``, ``_``, ``@``, ``-``; not starting with punctuation."""
+
+_LINE = re.compile(r"(watch|control)\s+(sha256:[0-9a-f]{64})((?:\s+[a-z]+=\S*)*)")
+_FIELDS: Final = ("label", "created", "expires")
+_HINT = (
+    "expected '<watch|control> sha256:<64 hex digits> [label=NAME] [created=TIME] [expires=TIME]'"
+    " — create entries with `observer token issue`"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    """One accepted token: its role and digest, and what the operator knows about it."""
+
+    role: Role
+    digest: str
+    """``sha256:`` and 64 lowercase hex digits."""
+    label: str | None = None
+    created: dt.datetime | None = None
+    expires: dt.datetime | None = None
+
+    @property
+    def name(self) -> str:
+        """How logs and listings name the token: its label, or the start of its digest."""
+        return self.label or self.digest[:19]
+
+    def expired(self, now: dt.datetime) -> bool:
+        """Whether the token no longer admits anybody at ``now``."""
+        return self.expires is not None and now >= self.expires
+
+    def line(self) -> str:
+        """The entry as a line of the token file (without the newline)."""
+        fields = [self.role, self.digest]
+        if self.label is not None:
+            fields.append(f"label={self.label}")
+        for key, value in (("created", self.created), ("expires", self.expires)):
+            if value is not None:
+                fields.append(f"{key}={format_time(value)}")
+        return " ".join(fields)
+
+
+def format_time(value: dt.datetime) -> str:
+    """``2025-06-01T12:00:00Z`` (UTC, whole seconds)."""
+    return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _time(text: str) -> dt.datetime:
+    value = dt.datetime.fromisoformat(text)
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def parse_line(text: str) -> TokenEntry | None:
+    """The entry on one line, ``None`` for a blank or comment line.
+
+    Raises:
+        ValueError: the line is not an entry (the message never quotes the line).
+    """
+    line = text.strip()
+    if not line or line.startswith("#"):
+        return None
+    match = _LINE.fullmatch(line)
+    if match is None:
+        raise ValueError(_HINT)
+    fields: dict[str, str] = {}
+    for item in match.group(3).split():
+        key, _, value = item.partition("=")
+        if key not in _FIELDS or key in fields:
+            raise ValueError(f"unknown or repeated field {key!r} — {_HINT}")
+        fields[key] = value
+    label = fields.get("label")
+    if label is not None and not LABEL.fullmatch(label):
+        raise ValueError("a label is 1-64 letters, digits, '.', '_', '@' or '-'")
+    try:
+        created, expires = (_time(fields[k]) if k in fields else None for k in _FIELDS[1:])
+    except ValueError:
+        raise ValueError("a time is written 2025-06-01T12:00:00Z") from None
+    return TokenEntry(cast("Role", match.group(1)), match.group(2), label, created, expires)
+
+
+def read_entries(path: Path) -> list[TokenEntry]:
+    """Every entry of a token file.
+
+    Raises:
+        UsageError: the file cannot be read, or a line is damaged (named by number, its
+            content never shown: a mistyped line might be a token).
+    """
+    entries = []
+    for number, line in enumerate(_read(path).splitlines(), start=1):
+        try:
+            entry = parse_line(line)
+        except ValueError as error:
+            raise UsageError(f"{path}, line {number}: {error}") from None
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise UsageError(f"cannot read token file {path}: {reason} — check the path") from None
+
+
+def append_entry(path: Path, entry: TokenEntry) -> None:
+    """Add ``entry`` at the end of the file (created 0600 if missing)."""
+    line = entry.line() + "\n"
+    try:
+        # 0600 for a new file: digests are not secrets, but nobody else needs to edit them.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "r+b") as out:
+            size = out.seek(0, os.SEEK_END)
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = "\n" + line  # the file's last line had no newline: keep lines apart
+            out.write(line.encode())
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror} — check the path") from None
+
+
+def remove_entries(path: Path, digests: Iterable[str]) -> None:
+    """Rewrite the file without the lines of ``digests``; every other line stays as it was.
+
+    The new file replaces the old one in one step (a server reading it sees one or the other),
+    with the old file's permissions.
+    """
+    gone = set(digests)
+    kept = []
+    for line in _read(path).splitlines(keepends=True):
+        try:
+            entry = parse_line(line)
+        except ValueError:
+            entry = None
+        if entry is None or entry.digest not in gone:
+            kept.append(line)
+    temporary: str | None = None
+    try:
+        mode = path.stat().st_mode & 0o7777
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.writelines(kept)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise UsageError(f"cannot rewrite {path}: {error.strerror} — check the path") from None

@@ -26,11 +26,12 @@ from websockets.typing import Subprotocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
-from observer.server.admission import SINGLE_HEADERS, Admission, Refusal, admit
+from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusal, admit
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
 from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
+from observer.server.listing import listing_json
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
@@ -210,6 +211,9 @@ class Server:
         )
         if isinstance(decision, Refusal):
             return _refuse(connection, decision.status, decision.body)
+        if isinstance(decision, Listing):
+            body = listing_json(self.sessions)
+            return plain_response(connection, HTTPStatus.OK, body, "application/json")
         refusal = self._refusal(decision)
         if refusal is not None:
             return _refuse(connection, *refusal)

@@ -49,14 +49,14 @@ async def _run(args: argparse.Namespace) -> int:
     from observer.demo import AGENT
     from observer.secrets import Secret
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenStore
+    from observer.tokens import Authenticator, TokenDigests
 
     token = secrets.token_urlsafe(32)  # held only in this process's memory
     env = {**os.environ, "OBSERVER_DEMO_SPEED": str(args.speed), "TERM": "xterm-256color"}
     env.pop("OBSERVER_TOKEN", None)
     server = Server(
         [sys.executable, str(AGENT)],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("demo",),
         size=pty_size(),
         env=env,

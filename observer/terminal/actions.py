@@ -117,10 +117,7 @@ class ActionCompiler:
                 if action is None and final == "H" and params.count(";") == 1:
                     # A jump seen once (a cursor parked at a random place): not compiled.
                     line, column = params.split(";")
-                    screen.cursor_position(
-                        min(int(line[:6]), csi.MAX_VALUE) if line else 0,
-                        min(int(column[:6]), csi.MAX_VALUE) if column else 0,
-                    )
+                    screen.cursor_position(csi.number(line), csi.number(column))
                     continue
                 (action or self._compile(key, params, "", final))()
             except Exception:  # each sequence is guarded on its own

@@ -37,6 +37,8 @@ def sgr(cell: Cell) -> str:
     codes = ["0"]
     flags = (cell.bold, cell.dim, cell.italics, cell.underscore, cell.blink, cell.reverse)
     codes += [code for code, on in zip("123457", flags, strict=True) if on]
+    if cell.conceal:
+        codes.append("8")
     if cell.strikethrough:
         codes.append("9")
     codes += _colour(cell.fg, 30) + _colour(cell.bg, 40)

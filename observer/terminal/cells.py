@@ -15,9 +15,11 @@ from wcwidth import wcwidth
 
 
 class Cell(NamedTuple):
-    """One styled screen cell: pyte's ``Char`` fields, in pyte's order, plus ``dim``.
+    """One styled screen cell: pyte's ``Char`` fields, in pyte's order, plus ``dim`` and
+    ``conceal``.
 
-    pyte 0.8.2 drops SGR 2 (faint); xterm and tmux draw it, so the cell carries it.
+    pyte 0.8.2 drops SGR 2 (faint) and SGR 8 (concealed: the text is kept, as tmux keeps
+    it, and drawn as blanks); xterm and tmux honour both, so the cell carries them.
     Code written for pyte's ``Char`` (``.data``, ``.fg``, ``.bold`` ...) works unchanged.
     """
 
@@ -31,6 +33,7 @@ class Cell(NamedTuple):
     reverse: bool = False
     blink: bool = False
     dim: bool = False
+    conceal: bool = False
 
 
 class VTCursor(Cursor):
@@ -48,6 +51,14 @@ BLANK = Cell(" ")
 #: The blank left in the last column when a wide character wraps to the next row. Equal to
 #: :data:`BLANK` but a distinct object, so re-wrapping knows to drop it (tmux's padding).
 PAD = Cell._make(BLANK)
+
+#: A blank that counts as written for re-wrapping: tmux counts the cells ICH and DCH move
+#: as used, blanks included (see :mod:`observer.terminal.reflow`).
+MOVED = Cell._make(BLANK)
+
+#: The blank a write leaves in the surviving half of a wide character it cut: default
+#: colours (tmux sets ``grid_default_cell``), and, unlike :data:`BLANK`, a written cell.
+SPACE = Cell._make(BLANK)
 
 #: A row: exactly ``columns`` cells.
 Line = list[Cell]
@@ -106,7 +117,8 @@ def fit(row: Line, columns: int) -> Line:
     """``row`` cut or padded to ``columns`` cells, a wide character cut in half blanked."""
     if len(row) > columns:
         del row[columns:]
-        mend(row, columns, columns)
+        if is_wide(row[-1].data):  # tmux draws the half that fits as a blank
+            row[-1] = row[-1]._replace(data=" ")
     elif len(row) < columns:
         row.extend([BLANK] * (columns - len(row)))
     return row
@@ -138,11 +150,12 @@ class CellCache(dict[str, Cell]):
 
 
 def mend(row: Line, x: int, columns: int) -> None:
-    """Restore the wide-character invariant at the seam between columns ``x - 1`` and ``x``.
+    """Restore the wide-character invariant at the seam between columns ``x - 1`` and ``x``
+    after a write.
 
     A double-width character is always followed by a stub cell whose text is ``""``; when a
-    write or an erase splits such a pair, the surviving half becomes a blank (as xterm and
-    tmux do), so no orphan stub or half character is left behind.
+    write splits such a pair, the surviving half becomes a default blank (as tmux does), so
+    no orphan stub or half character is left behind.
 
     Args:
         row: the row.
@@ -152,6 +165,41 @@ def mend(row: Line, x: int, columns: int) -> None:
     left = row[x - 1].data if x > 0 else " "
     right = row[x].data if x < columns else " "
     if right == "" and not is_wide(left):
-        row[x] = row[x]._replace(data=" ")
+        row[x] = SPACE
     elif right != "" and is_wide(left):
-        row[x - 1] = row[x - 1]._replace(data=" ")
+        row[x - 1] = SPACE
+
+
+def split(row: Line, x: int, columns: int) -> bool:
+    """Whether the seam between columns ``x - 1`` and ``x`` parts a wide character from its
+    stub (an erase, insertion or deletion does not mend what it splits; see :func:`lay_out`)."""
+    left = row[x - 1].data if x > 0 else " "
+    right = row[x].data if x < columns else " "
+    return (right == "") != is_wide(left)
+
+
+def lay_out(row: Line, columns: int) -> None:
+    """Lay a row out again the way tmux 3.3a shows it after an edit split a wide character.
+
+    tmux's ICH, DCH, ECH and EL move and clear cells without looking at wide characters,
+    and then draw the row's cells one after another: a stub without its character takes no
+    column, a wide character without its stub still takes two, one that no longer fits
+    before the margin shows as a blank. The row becomes what tmux shows, with the invariant
+    of :func:`mend` restored.
+    """
+    out: Line = []
+    for cell in row:
+        if cell.data == "":
+            continue
+        if is_wide(cell.data):
+            if len(out) + 2 > columns:
+                if len(out) < columns:
+                    out.append(cell._replace(data=" "))
+                break
+            out += (cell, cell._replace(data=""))
+        elif len(out) < columns:
+            out.append(cell)
+        else:
+            break
+    out.extend([BLANK] * (columns - len(out)))
+    row[:] = out

@@ -115,6 +115,13 @@ SECONDARY: dict[str, Handler] = {
 TABLES: dict[str, dict[str, Handler]] = {"": PLAIN, "?": PRIVATE, ">": SECONDARY}
 
 
+def number(digits: str) -> int:
+    """A decimal parameter, capped at :data:`MAX_VALUE`. Leading zeros are read as the
+    number's (vttest sends ``CSI 00000000004;000000001 H``); ``""`` is 0."""
+    digits = digits.lstrip("0")
+    return min(int(digits[:6]), MAX_VALUE) if digits else 0
+
+
 @lru_cache(maxsize=4096)
 def parse_params(text: str) -> tuple[tuple[int | None, ...], ...] | None:
     """Split CSI parameters into ``;`` groups of ``:`` sub-parameters.
@@ -131,7 +138,7 @@ def parse_params(text: str) -> tuple[tuple[int | None, ...], ...] | None:
             if not sub:
                 values.append(None)
             elif sub.isdigit():  # ASCII only: the tokenizer admits nothing else
-                values.append(min(int(sub[:6]), MAX_VALUE))
+                values.append(number(sub))
             else:
                 return None
         groups.append(tuple(values))

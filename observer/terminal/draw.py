@@ -20,8 +20,14 @@ from observer.terminal.cells import (
 )
 from observer.terminal.editing import EditMixin
 
-#: DEC Special Graphics (``ESC ( 0``), VT100 User Guide table 3-9: only 0x5f..0x7e change.
-DEC_GRAPHICS = {i: cs.VT100_MAP[i] for i in range(0x5F, 0x7F)}
+#: DEC Special Graphics (``ESC ( 0``) as tmux 3.3a draws it in a UTF-8 terminal (its
+#: ``tty_acs_table``): the VT100 User Guide's table 3-9 (arrows ``+ , - .``, a solid block
+#: ``0``, ``h`` the newline symbol ``␤``), except ``_``, DEC's blank, which tmux and so
+#: this model leave as ``_``. Every other character draws as itself.
+DEC_GRAPHICS = str.maketrans(
+    "+,-.0`abcdefghijklmnopqrstuvwxyz{|}~",
+    "→←↑↓▮◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·",
+)
 
 #: A cell never grows past this many code points from combining characters, so a flood of
 #: combining marks costs constant time per mark.
@@ -46,9 +52,9 @@ class DrawMixin(EditMixin):
     _pen_cells: CellCache
     _narrow: set[str]
     #: Whether text can be drawn as cached runs of cells: G0 is ASCII and selected, insert
-    #: mode is off and no wide character was drawn. The stream's hot loop reads this one
-    #: flag; the setters below (and :meth:`set_mode`/:meth:`reset_mode`, the only places
-    #: insert mode changes in place) keep it current.
+    #: mode is off, autowrap is on and no wide character was drawn. The stream's hot loop
+    #: reads this one flag; the setters below (and the mode setters of the screen, the only
+    #: places insert mode and autowrap change in place) keep it current.
     plain_draw: bool = False
     _g0: str = cs.LAT1_MAP
     _g1: str = cs.VT100_MAP
@@ -62,6 +68,7 @@ class DrawMixin(EditMixin):
             and not self._shift
             and not self._wide
             and mo.IRM not in getattr(self, "mode", ())
+            and mo.DECAWM in getattr(self, "mode", ())
         )
 
     @property
@@ -161,7 +168,8 @@ class DrawMixin(EditMixin):
             cursor = self.cursor
             x = cursor.x
             end = x + len(data)
-            if end <= self.columns:  # the common case: the run fits in the row
+            if end < self.columns or (end == self.columns and mo.DECAWM in self.mode):
+                # the common case: the run fits in the row
                 row = self.grid[cursor.y]
                 row[x:end] = map(self._cells().__getitem__, data)
                 if self.wide_seen:
@@ -187,21 +195,16 @@ class DrawMixin(EditMixin):
         cursor = self.cursor
         columns = self.columns
         cells = self._cells()
-        autowrap = mo.DECAWM in self.mode
+        if mo.DECAWM not in self.mode:
+            self._draw_unwrapped(data)
+            return
         pos, n = 0, len(data)
         while pos < n:
             if cursor.x >= columns:
-                if autowrap:
-                    self._wrap()
-                else:
-                    cursor.x = columns - 1
+                self._wrap()
             x = cursor.x
             end = min(n, pos + columns - x)
             chunk = data[pos:end]
-            if not autowrap and end < n:
-                # Without autowrap every further character overwrites the last column.
-                chunk = chunk[:-1] + data[-1]
-                end = n
             row = self.grid[cursor.y]
             row[x : x + len(chunk)] = map(cells.__getitem__, chunk)
             if self.wide_seen:
@@ -210,6 +213,27 @@ class DrawMixin(EditMixin):
             cursor.x = x + len(chunk)
             self.dirty.add(cursor.y)
             pos = end
+
+    def _draw_unwrapped(self, data: str) -> None:
+        """Narrow text without autowrap (DECAWM off): every character past the last column
+        overwrites it and the cursor stays on it, as in xterm and tmux; a cursor already
+        past the margin (a wrap that was pending when autowrap went off) writes nothing,
+        as in tmux."""
+        cursor = self.cursor
+        columns = self.columns
+        x = cursor.x
+        if x >= columns:
+            return
+        chunk = data[: columns - x]
+        if len(chunk) < len(data):
+            chunk = chunk[:-1] + data[-1]
+        row = self.grid[cursor.y]
+        row[x : x + len(chunk)] = map(self._cells().__getitem__, chunk)
+        if self.wide_seen:
+            mend(row, x, columns)
+            mend(row, x + len(chunk), columns)
+        cursor.x = min(x + len(chunk), columns - 1)
+        self.dirty.add(cursor.y)
 
     def _draw_each(self, data: str) -> None:
         cursor = self.cursor
@@ -225,13 +249,12 @@ class DrawMixin(EditMixin):
             if width == 2 and self._joins(char):
                 continue
             if cursor.x + width > columns:
-                if autowrap:
-                    row = self.grid[cursor.y]
-                    if cursor.x == columns - 1 and row[-1] == BLANK:
-                        row[-1] = PAD  # the wide character wraps whole
-                    self._wrap()
-                else:
-                    cursor.x = columns - width
+                if not autowrap:
+                    continue  # tmux: a character that does not fit is not drawn
+                row = self.grid[cursor.y]
+                if cursor.x == columns - 1 and row[-1] == BLANK:
+                    row[-1] = PAD  # the wide character wraps whole
+                self._wrap()
             if mo.IRM in self.mode:
                 self.insert_characters(width)
             cells = self._cells()
@@ -243,7 +266,8 @@ class DrawMixin(EditMixin):
                 self.wide_seen = True
             mend(row, x, columns)
             mend(row, x + width, columns)
-            cursor.x = x + width
+            # Without autowrap the cursor stays on the last column (xterm, tmux).
+            cursor.x = x + width if autowrap or x + width < columns else columns - 1
             self.dirty.add(cursor.y)
 
     def _previous(self) -> tuple[int, int] | None:

@@ -1,39 +1,44 @@
-"""Scrolling, erasing, inserting and cursor motion, bounded and safe for any parameter.
+"""Erasing, inserting and deleting characters, and cursor motion, bounded and safe for any
+parameter (rows: :mod:`observer.terminal.scrolling`).
 
 pyte raises on some of these (``CSI 5 K``), moves the cursor the wrong way outside the
 scrolling region and writes cells past the right margin; these versions follow xterm's
-ctlseqs and ECMA-48 and clamp every count to the screen.
+ctlseqs and ECMA-48 where tmux agrees, tmux 3.3a where it does not, and clamp every count
+to the screen.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import deque
-from typing import Any
 
-import pyte
 from pyte import modes as mo
 from pyte.screens import Margins
 
-from observer.terminal.cells import BLANK, Cell, Grid, Line, VTCursor, WrappedLine, blank_grid, mend
+from observer.terminal.cells import (
+    BLANK,
+    MOVED,
+    Cell,
+    Grid,
+    Line,
+    VTCursor,
+    WrappedLine,
+    blank_grid,
+    lay_out,
+    split,
+)
+from observer.terminal.scrolling import ScrollMixin
 
 
-class EditMixin(pyte.Screen):
+class EditMixin(ScrollMixin):
     """Editing operations of :class:`~observer.terminal.screen.VTScreen`."""
 
     cursor: VTCursor
     grid: Grid
-    alternate: bool
     wide_seen: bool
-    dirty_all: bool  # every visible row changed (cheaper than listing them)
     _wide: bool  # a wide character was drawn (see DrawMixin.wide_seen)
     _blanks: dict[str, Cell]
-    history: deque[Line]
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _region(self) -> tuple[int, int]:
-        return self.margins or (0, self.lines - 1)
 
     def _x(self) -> int:
         """The cursor column for editing: a pending wrap counts as the last column."""
@@ -53,96 +58,13 @@ class EditMixin(pyte.Screen):
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
         row[start:stop] = [self._blank()] * (stop - start)
-        if self.wide_seen:
-            mend(row, start, self.columns)
-            mend(row, stop, self.columns)
+        self._settle(row, start, stop)
 
-    def _scroll_up(self, top: int, bottom: int, count: int, keep: bool = False) -> None:
-        """Move rows ``top+count..bottom`` up to ``top``; blank rows enter at the bottom.
-
-        With ``keep`` the rows leaving a region that starts at the top of the main screen
-        go to the scrollback.
-        """
-        grid = self.grid
-        if keep and top == 0 and not self.alternate and self.history.maxlen:
-            if count == 1:
-                self.history.append(grid[0])  # rows leave the grid: never changed again
-            else:
-                self.history.extend(grid[: min(count, bottom + 1)])
-        if count == 1:  # the common case: one line feed at the bottom
-            del grid[top]
-            grid.insert(bottom, [self._blank()] * self.columns)
-        else:
-            count = min(count, bottom - top + 1)
-            del grid[top : top + count]
-            at = bottom - count + 1
-            grid[at:at] = blank_grid(self.columns, count, self._blank())
-        self._mark(top, bottom)
-
-    def _mark(self, top: int, bottom: int) -> None:
-        """Mark rows ``top..bottom`` changed (a whole-screen scroll just sets a flag)."""
-        if top == 0 and bottom == self.lines - 1:
-            self.dirty_all = True
-        else:
-            self.dirty.update(range(top, bottom + 1))
-
-    def _scroll_down(self, top: int, bottom: int, count: int) -> None:
-        """Move rows ``top..bottom-count`` down; blank rows enter at ``top``."""
-        grid = self.grid
-        count = min(count, bottom - top + 1)
-        del grid[bottom - count + 1 : bottom + 1]
-        grid[top:top] = blank_grid(self.columns, count, self._blank())
-        self._mark(top, bottom)
-
-    # -- scrolling -------------------------------------------------------------------------
-
-    def index(self) -> None:
-        """IND / LF: down one row, scrolling the region when at its bottom margin. An
-        explicit line feed ends the row's logical line (tmux clears its wrap flag)."""
-        row = self.grid[self.cursor.y]
-        if type(row) is WrappedLine:
-            self.grid[self.cursor.y] = list(row)
-        self.advance()
-
-    def advance(self) -> None:
-        """Move down a row, scrolling the region when at its bottom margin."""
-        top, bottom = self._region()
-        if self.cursor.y == bottom:
-            self._scroll_up(top, bottom, 1, keep=True)
-        elif self.cursor.y < self.lines - 1:
-            self.cursor.y += 1
-
-    def reverse_index(self) -> None:
-        """RI: up one row, scrolling the region down when at its top margin."""
-        top, bottom = self._region()
-        if self.cursor.y == top:
-            self._scroll_down(top, bottom, 1)
-        elif self.cursor.y > 0:
-            self.cursor.y -= 1
-
-    def scroll_up(self, count: int = 1) -> None:
-        """SU (ECMA-48 8.3.147): scroll the region up; rows leaving the top are kept."""
-        top, bottom = self._region()
-        self._scroll_up(top, bottom, max(count, 1), keep=True)
-
-    def scroll_down(self, count: int = 1) -> None:
-        """SD (ECMA-48 8.3.113): scroll the region down."""
-        top, bottom = self._region()
-        self._scroll_down(top, bottom, max(count, 1))
-
-    def insert_lines(self, count: int | None = None) -> None:
-        """IL: insert blank rows at the cursor row, inside the scrolling region."""
-        top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            self._scroll_down(self.cursor.y, bottom, max(count or 1, 1))
-            self.cursor.x = 0
-
-    def delete_lines(self, count: int | None = None) -> None:
-        """DL: delete rows at the cursor row, inside the scrolling region."""
-        top, bottom = self._region()
-        if top <= self.cursor.y <= bottom:
-            self._scroll_up(self.cursor.y, bottom, max(count or 1, 1))
-            self.cursor.x = 0
+    def _settle(self, row: Line, *seams: int) -> None:
+        """After an edit that moved or cleared cells, lay the row out as tmux shows it if
+        one of the ``seams`` split a wide character (see :func:`lay_out`)."""
+        if self.wide_seen and any(split(row, x, self.columns) for x in seams):
+            lay_out(row, self.columns)
 
     # -- erasing and inserting -------------------------------------------------------------
 
@@ -154,10 +76,9 @@ class EditMixin(pyte.Screen):
         count = min(max(count or 1, 1), columns - x)
         row = self.grid[self.cursor.y]
         row[x:columns] = [self._blank()] * count + row[x : columns - count]
-        if self.wide_seen:
-            mend(row, x, columns)
-            mend(row, x + count, columns)
-            mend(row, columns, columns)
+        if row[-1] is BLANK:
+            row[-1] = MOVED  # tmux counts the whole row as written (grid_move_cells)
+        self._settle(row, x, x + count, columns)
         self.dirty.add(self.cursor.y)
 
     def delete_characters(self, count: int | None = None) -> None:
@@ -168,9 +89,9 @@ class EditMixin(pyte.Screen):
         count = min(max(count or 1, 1), columns - x)
         row = self.grid[self.cursor.y]
         row[x:columns] = row[x + count : columns] + [self._blank()] * count
-        if self.wide_seen:
-            mend(row, x, columns)
-            mend(row, columns - count, columns)
+        if columns - count > x and row[columns - count - 1] is BLANK:
+            row[columns - count - 1] = MOVED  # tmux counts the moved cells as written
+        self._settle(row, x, columns - count)
         self.dirty.add(self.cursor.y)
 
     def erase_characters(self, count: int | None = None) -> None:
@@ -179,53 +100,48 @@ class EditMixin(pyte.Screen):
         if x >= self.columns:
             return
         count = min(max(count or 1, 1), self.columns - x)
-        self._fill(self.grid[self.cursor.y], x, x + count)
-        self.dirty.add(self.cursor.y)
+        self._erase(x, x + count)
 
     def erase_in_line(self, how: int = 0, private: bool = False) -> None:
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
-        are ignored (pyte raises on them)."""
+        are ignored (pyte raises on them). As in tmux, a pending wrap erases nothing to
+        its right, and an erase of the whole row empties it (:meth:`clear_rows`)."""
         cursor = self.cursor
-        x = cursor.x  # a pending wrap erases nothing to its right, as in tmux
-        if how == 0 and not self._wide:  # the usual case, kept short
-            if x < self.columns:
-                blank = BLANK if cursor.attrs.bg == "default" else self._blank()
-                self.grid[cursor.y][x:] = [blank] * (self.columns - x)
+        x = cursor.x
+        if how == 0 and 0 < x < self.columns and not self._wide:  # the usual case, short
+            blank = BLANK if cursor.attrs.bg == "default" else self._blank()
+            self.grid[cursor.y][x:] = [blank] * (self.columns - x)
             self.dirty.add(cursor.y)
-            return
-        if how == 0:
-            start, stop = x, self.columns
+        elif how == 0:
+            self._erase(x, self.columns)
         elif how == 1:
-            start, stop = 0, min(x + 1, self.columns)
+            self._erase(0, x + 1)
         elif how == 2:
-            start, stop = 0, self.columns
-        else:
-            return
-        if start < stop:
-            self._fill(self.grid[self.cursor.y], start, stop)
-        self.dirty.add(self.cursor.y)
+            self.clear_rows(cursor.y, 1)
 
-    def erase_in_display(self, how: int = 0, *args: Any, **kwargs: Any) -> None:
-        """ED: 0 below, 1 above, 2 everything; 3 erases the scrollback (xterm)."""
-        y = self.cursor.y
-        if how == 3:
-            self.history.clear()
-            return
-        rows = {0: range(y + 1, self.lines), 1: range(y), 2: range(self.lines)}.get(how)
-        if rows is None:
-            return
-        blank = self._blank()
-        for row in rows:
-            self.grid[row] = [blank] * self.columns
-        self.dirty.update(rows)
-        if how in (0, 1):
-            self.erase_in_line(how)
+    def _erase(self, start: int, stop: int) -> None:
+        """Blank columns ``start..stop`` of the cursor's row (all of them: empty it)."""
+        stop = min(stop, self.columns)
+        if start == 0 and stop == self.columns:
+            self.clear_rows(self.cursor.y, 1)
+        elif start < stop:
+            self._fill(self.grid[self.cursor.y], start, stop)
+            self.dirty.add(self.cursor.y)
 
     # -- cursor motion -----------------------------------------------------------------------
 
     def cursor_back(self, count: int | None = None) -> None:
-        """CUB / BS: from a pending wrap the count starts past the last column (tmux)."""
+        """CUB: from a pending wrap the count starts past the last column (tmux)."""
         self.cursor.x = min(max(self.cursor.x - (count or 1), 0), self.columns - 1)
+
+    def backspace(self) -> None:
+        """BS: one column left; from the first column of a row that the row above wrapped
+        onto, to the last column of that row (tmux's ``screen_write_backspace``)."""
+        cursor = self.cursor
+        if cursor.x == 0 and cursor.y > 0 and type(self.grid[cursor.y - 1]) is WrappedLine:
+            cursor.x, cursor.y = self.columns - 1, cursor.y - 1
+        else:
+            self.cursor_back(1)
 
     def cursor_up(self, count: int | None = None) -> None:
         """CUU: stops at the top margin, or at the top row when above the region."""
@@ -275,14 +191,16 @@ class EditMixin(pyte.Screen):
         self.cursor.x = stops[i] if i >= 0 else 0
 
     def set_margins(self, top: int | None = None, bottom: int | None = None) -> None:
-        """DECSTBM: set the scrolling region (0 or absent means the screen edge), home."""
+        """DECSTBM: set the scrolling region (0 or absent means the screen edge). The cursor
+        goes to the top-left corner of the screen, even in origin mode (tmux; xterm goes to
+        the region's)."""
         first = min(max(top or 1, 1), self.lines)
         last = min(max(bottom or self.lines, 1), self.lines)
         if last - first < 1:
             return
         full = first == 1 and last == self.lines
         self.margins = None if full else Margins(first - 1, last - 1)
-        self.cursor_position()
+        self.cursor.x = self.cursor.y = 0
 
     def alignment_display(self) -> None:
         """DECALN: fill the screen with ``E``, reset the margins, home the cursor."""

@@ -18,7 +18,6 @@ from observer.terminal.cells import (
     Grid,
     Line,
     VTCursor,
-    WrappedLine,
     blank_grid,
     fit,
     thawed,
@@ -52,6 +51,9 @@ class VTScreen(ReportsMixin):
         # Rows that scrolled off: lists moved out of the grid, never changed afterwards
         # (whoever takes one back copies it), so snapshots can share them.
         self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
+        # Scrollback rows that did not scroll off the screen (re-wrapping pushed them there):
+        # growing the window does not bring them back (tmux's ``hscrolled``).
+        self.unscrolled = 0
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
@@ -86,6 +88,7 @@ class VTScreen(ReportsMixin):
         self._other = blank_grid(self.columns, self.lines)
         self._other_size = (self.lines, self.columns)
         self.alternate = False
+        self._unwrap(-1)  # tmux clears the screen's rows (grid_clear_lines)
         self._saved = {}
         self.private_modes.clear()
         self.keypad_application = False
@@ -101,10 +104,16 @@ class VTScreen(ReportsMixin):
 
     # -- geometry --------------------------------------------------------------------------
 
+    @property
+    def hscrolled(self) -> int:
+        """Scrollback rows that scrolled off the screen, which growing it brings back."""
+        return max(len(self.history) - self.unscrolled, 0)
+
     def resize(self, lines: int | None = None, columns: int | None = None) -> None:
-        """Change the size as tmux does: rows leave and return through the scrollback, and
-        on the main screen lines are re-wrapped to the new width (the alternate screen is
-        cut; the main screen behind it is resized when it is shown again)."""
+        """Change the size as tmux does (``screen_resize_cursor``): rows leave and return
+        through the scrollback, then on the main screen lines are re-wrapped to the new
+        width (the alternate screen is cut; the main screen behind it is resized when it is
+        shown again)."""
         lines, columns = lines or self.lines, columns or self.columns
         if (lines, columns) == (self.lines, self.columns):
             return
@@ -145,24 +154,28 @@ class VTScreen(ReportsMixin):
         """tmux: pull rows back from the scrollback on the main screen, then add blanks."""
         pulled = 0
         if not self.alternate:
-            pulled = min(lines - self.lines, len(self.history))
+            pulled = min(lines - self.lines, self.hscrolled)
             back = [fit(thawed(self.history.pop()), self.columns) for _ in range(pulled)]
             self.grid[:0] = back[::-1]  # copies: snapshots share scrollback rows
             self.cursor.y += pulled
         self.grid.extend(blank_grid(self.columns, lines - self.lines - pulled))
 
     def _reflow(self, columns: int) -> None:
-        """Re-wrap the scrollback and the screen at ``columns``; the screen shows the last
-        rows, with the cursor's row kept on it."""
+        """Re-wrap the scrollback and the screen at ``columns``; as in tmux, the screen shows
+        the last rows, and a cursor whose row went into the scrollback goes home."""
         rows = [*self.history, *self.grid]
         at = len(self.history) + self.cursor.y
-        out, (row, x) = reflow(rows, columns, (at, self.cursor.x))
-        start = min(max(len(out) - self.lines, 0), row)
+        erased = set(map(id, self._blanks.values()))
+        out, (x, row), hscrolled = reflow(
+            rows, columns, (self.cursor.x, at), self.hscrolled, erased
+        )
+        out.extend(blank_grid(columns, self.lines - len(out)))
+        start = len(out) - self.lines
         self.history.clear()
         self.history.extend(out[:start])
-        self.grid = out[start : start + self.lines]
-        self.grid.extend(blank_grid(columns, self.lines - len(self.grid)))
-        self.cursor.y, self.cursor.x = row - start, x
+        self.unscrolled = len(self.history) - min(hscrolled, len(self.history))
+        self.grid = out[start:]
+        self.cursor.x, self.cursor.y = (x, row - start) if row >= start else (0, 0)
 
     # -- modes -----------------------------------------------------------------------------
 
@@ -188,6 +201,8 @@ class VTScreen(ReportsMixin):
         """DECSET / DECRST of one private mode."""
         if mode in _FLAGS:
             (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
+            if mode == 7:
+                self.refresh_plain_draw()
             if mode == 25:
                 self.cursor.hidden = not on
             if mode == 6:
@@ -301,9 +316,7 @@ class VTScreen(ReportsMixin):
         if self.margins is not None:
             self.index()
             return
-        grid, y = self.grid, cursor.y
-        if type(grid[y]) is WrappedLine:
-            grid[y] = list(grid[y])  # an explicit line feed ends the logical line
+        y = cursor.y
         bottom = self.lines - 1
         if y < bottom:
             cursor.y = y + 1

@@ -30,12 +30,14 @@ _FLAGS: dict[int, tuple[str, bool]] = {
     5: ("blink", True),
     6: ("blink", True),
     7: ("reverse", True),
+    8: ("conceal", True),
     9: ("strikethrough", True),
     21: ("underscore", True),  # doubly underlined (xterm)
     23: ("italics", False),
     24: ("underscore", False),
     25: ("blink", False),
     27: ("reverse", False),
+    28: ("conceal", False),
     29: ("strikethrough", False),
 }
 
@@ -45,6 +47,11 @@ _FG[39] = "default"
 _BG: dict[int, str] = {40 + i: name for i, name in enumerate(COLOUR_NAMES[:8])}
 _BG.update({100 + i: name for i, name in enumerate(COLOUR_NAMES[8:])})
 _BG[49] = "default"
+
+#: ``38;5;N``: the 16 palette colours by name, as ``30..37``/``90..97`` store them, so the
+#: viewer's theme draws them and a repaint writes them back as palette colours (xterm and
+#: tmux treat ``38;5;1`` and ``31`` as the same colour); 16..255 as their xterm RGB values.
+_INDEXED: tuple[str, ...] = (*COLOUR_NAMES, *g.FG_BG_256[16:])
 
 _DEFAULT = Cell(" ")
 #: Everything SGR 0 resets: every field but the text, to its default.
@@ -58,7 +65,7 @@ def _colour(fields: list[int | None]) -> str | None:
         return None
     kind = fields[0]
     if kind == 5 and len(fields) >= 2 and fields[1] is not None and 0 <= fields[1] <= 255:
-        return g.FG_BG_256[fields[1]]
+        return _INDEXED[fields[1]]
     if kind == 2 and len(fields) >= 4:
         rgb = [min(v or 0, 255) for v in fields[1:4]]
         return "{:02x}{:02x}{:02x}".format(*rgb)

@@ -25,6 +25,7 @@ class TerminalSnapshot:
     alternate: bool
     other_size: tuple[int, int]
     history: tuple[Line, ...]
+    unscrolled: int
     cursor: tuple[int, int, Cell, bool]
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
@@ -64,6 +65,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         alternate=screen.alternate,
         other_size=screen._other_size,
         history=tuple(screen.history),  # rows in the scrollback are never modified
+        unscrolled=screen.unscrolled,
         cursor=(c.x, c.y, c.attrs, c.hidden),
         saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
         margins=screen.margins,
@@ -97,6 +99,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen._other_size = snap.other_size
     screen.history.clear()
     screen.history.extend(snap.history)
+    screen.unscrolled = snap.unscrolled
     x, y, attrs, hidden = snap.cursor
     screen.cursor.x, screen.cursor.y, screen.cursor.attrs, screen.cursor.hidden = (
         x,

@@ -20,7 +20,7 @@ from observer.app.app import ObserverApp
 from observer.secrets import Secret
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, live_link
@@ -77,7 +77,7 @@ async def flood(tmp_path: Path) -> AsyncIterator[Flood]:
     command = [sys.executable, "-c", FLOODER, str(tmp_path / "keys"), str(tmp_path / "go")]
     server = Server(
         [*command, str(LINES)],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("t",),
         size=SIZE,
     )

@@ -23,7 +23,7 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.castfiles import open_cast
 from observer.secrets import Secret
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
@@ -65,7 +65,7 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
     keys = tmp_path / "keys"
     server = Server(
         [sys.executable, "-c", KEY_LOGGER, str(keys)],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("t",),
         size=(60, 10),
     )

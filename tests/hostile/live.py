@@ -22,7 +22,7 @@ from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
@@ -108,7 +108,7 @@ async def hostile_agent(folder: Path, payload: bytes) -> AsyncIterator[HostileAg
     ]
     server = Server(
         command,
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("agent",),
         size=SIZE,
     )

@@ -16,13 +16,15 @@ from websockets.exceptions import InvalidStatus
 
 from observer.protocol.adapters.native import query as native_query
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from tests.integration.server_support import observe, running_server
 
 pytestmark = pytest.mark.timeout(120)
 HOARDER, OTHER_WATCHER, CONTROLLER = "hoarder-watch-token", "other-watch-token", "control-token"
 AUTH = Authenticator(
-    TokenStore.from_tokens([("watch", HOARDER), ("watch", OTHER_WATCHER), ("control", CONTROLLER)])
+    TokenDigests.from_tokens(
+        [("watch", HOARDER), ("watch", OTHER_WATCHER), ("control", CONTROLLER)]
+    )
 )
 SLEEP = ["sleep", "60"]
 

@@ -20,7 +20,7 @@ import pytest
 from observer.castfiles import open_cast
 from observer.secrets import Secret
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
 
@@ -48,7 +48,7 @@ async def test_a_password_typed_in_control_is_not_in_the_recording(tmp_path: Pat
     token = secrets.token_urlsafe(16)
     server = Server(
         [sys.executable, "-c", PROMPT],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("agent",),
         size=(80, 24),
     )

@@ -27,7 +27,7 @@ from observer.protocol.events import (
 )
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 
 CONTROL_TOKEN = "control-token-for-tests"
 WATCH_TOKEN = "watch-token-for-tests"
@@ -36,7 +36,7 @@ PY = sys.executable
 
 def authenticator() -> Authenticator:
     return Authenticator(
-        TokenStore.from_tokens([("control", CONTROL_TOKEN), ("watch", WATCH_TOKEN)])
+        TokenDigests.from_tokens([("control", CONTROL_TOKEN), ("watch", WATCH_TOKEN)])
     )
 
 

@@ -42,9 +42,9 @@ TICKER = (
 @contextlib.asynccontextmanager
 async def native_server(command: list[str], **options: object) -> AsyncIterator[object]:
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenStore
+    from observer.tokens import Authenticator, TokenDigests
 
-    auth = Authenticator(TokenStore.from_tokens([("control", TOKEN)]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))
     server = Server(command, auth=auth, identifiers=["agent"], size=(80, 24), **options)  # type: ignore[arg-type]
     await server.start()
     try:

@@ -210,10 +210,10 @@ async def test_a_slow_link_never_slows_the_agent_and_loses_nothing_silently() ->
 
 async def test_a_restarted_server_is_reconnected_and_the_loss_reported() -> None:
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenStore
+    from observer.tokens import Authenticator, TokenDigests
 
     def make(port: int) -> Server:
-        auth = Authenticator(TokenStore.from_tokens([("control", TOKEN)]))
+        auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))
         return Server([sys.executable, "-c", TICKER], auth=auth, identifiers=["agent"], port=port)
 
     first = make(0)

@@ -18,7 +18,7 @@ import pytest
 
 from observer.app.app import ObserverApp
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from tests.app.conftest import scripted
 from tests.hostile.live import screen_text, status, until
 
@@ -206,7 +206,7 @@ def test_a_profile_added_with_config_add_is_what_watch_connects_to(tmp_path: Pat
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    auth = Authenticator(TokenStore.from_tokens([("control", TOKEN)]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))
     running = Server(["sh", "-c", "echo ready; sleep 60"], auth=auth, identifiers=("agent",))
     await running.start()
     try:

@@ -21,6 +21,7 @@ from pyte.graphics import FG_BG_256
 from wcwidth import wcwidth
 
 from observer.terminal import Cell, TerminalModel
+from tests.fixtures.capture import DEC_SPECIAL_GRAPHICS
 
 CAPTURES = Path(__file__).resolve().parents[2] / "fixtures" / "captures"
 NAMES = sorted(p.stem for p in CAPTURES.glob("*.json"))
@@ -127,7 +128,7 @@ def test_replayed_bytes_show_the_screens_tmux_showed(name: str, chunk: int) -> N
 
 
 def test_every_fixture_has_its_bytes_and_checkpoints() -> None:
-    assert len(NAMES) >= 21
+    assert len(NAMES) >= 30
     for name in NAMES:
         capture = load(name)
         offsets = [c["offset"] for c in capture.fixture["checkpoints"]]
@@ -139,9 +140,6 @@ def test_every_fixture_has_its_bytes_and_checkpoints() -> None:
 # --------------------------------------------------------------------------- colours and attributes
 
 SGR_OR_CHARSET = re.compile(r"\x1b\[([0-9;:]*)m|([\x0e\x0f])")
-DEC_SPECIAL_GRAPHICS = dict(
-    zip("_`abcdefghijklmnopqrstuvwxyz{|}~", "\u00a0◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·", strict=True)
-)
 NAMED = [
     "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 ]  # fmt: skip
@@ -160,6 +158,7 @@ class Style:
     strikethrough: bool = False
     reverse: bool = False
     blink: bool = False
+    conceal: bool = False
 
 
 def index_colour(index: int) -> str:
@@ -175,13 +174,22 @@ def model_colour(value: str) -> str:
     return value.lower()
 
 
-FLAGS_ON = {1: "bold", 3: "italics", 4: "underscore", 5: "blink", 7: "reverse", 9: "strikethrough"}
+FLAGS_ON = {
+    1: "bold",
+    3: "italics",
+    4: "underscore",
+    5: "blink",
+    7: "reverse",
+    8: "conceal",
+    9: "strikethrough",
+}
 FLAGS_OFF = {
     22: "bold",
     23: "italics",
     24: "underscore",
     25: "blink",
     27: "reverse",
+    28: "conceal",
     29: "strikethrough",
 }
 
@@ -263,7 +271,7 @@ def cell_style(cell: Cell) -> Style:
     return Style(
         fg=model_colour(cell.fg), bg=model_colour(cell.bg), bold=cell.bold, italics=cell.italics,
         underscore=cell.underscore, strikethrough=cell.strikethrough, reverse=cell.reverse,
-        blink=cell.blink,
+        blink=cell.blink, conceal=cell.conceal,
     )  # fmt: skip
 
 

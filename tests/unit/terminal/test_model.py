@@ -190,11 +190,11 @@ def test_to_ansi_keeps_a_cursor_saved_by_1049_after_leaving_with_47() -> None:
 
 
 def test_to_ansi_keeps_the_origin_mode_of_a_saved_cursor() -> None:
-    # DECRC restores origin mode with the cursor; the margins set next then home the
-    # cursor to the top of the region, not of the screen.
+    # DECRC restores origin mode with the cursor; with the margins set next, a CUP home
+    # then goes to the top of the region, not of the screen.
     for saved in (b"\x1b[?6h\x1b7\x1b[?6l", b"\x1b[?6h\x1b[?1049h\x1b[?6l"):
         a = screen(saved, cols=2, rows=3)
         b = screen(a.to_ansi().encode(), cols=2, rows=3)
         for m in (a, b):
-            m.feed(b"\x1b8\x1b[?1049l\x1b[2;0r")
+            m.feed(b"\x1b8\x1b[?1049l\x1b[2;0r\x1b[H")
         assert (b.cursor_x, b.cursor_y) == (a.cursor_x, a.cursor_y) == (0, 1)

@@ -112,6 +112,7 @@ class TerminalView(Widget, can_focus=True):
         session: ScreenSource,
         palette: Palette,
         *,
+        frame: float = FRAME,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -119,6 +120,8 @@ class TerminalView(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.session = session
         self.palette = palette
+        self.frame = frame
+        """Seconds between repaints at most (a dashboard tile draws a few frames a second)."""
         self.back = 0
         self.new_lines = 0
         self.frames = 0
@@ -194,7 +197,7 @@ class TerminalView(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        frame = FRAME_BEHIND if self.session.behind else FRAME
+        frame = max(FRAME_BEHIND, self.frame) if self.session.behind else self.frame
         delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
@@ -283,6 +286,8 @@ class TerminalView(Widget, can_focus=True):
         self._window = None
         self.refresh()
         width, height = self.size  # the content area: the event's size includes the border
+        if self._cache.maxsize != (rows := max(64, 4 * height)):  # a strip per row and version
+            self._cache = LRUCache(rows)  # (stale versions are never asked for again)
         if self.resized_to is not None and width > 0 and height > 0:
             self.resized_to(width, height)
 

@@ -61,7 +61,7 @@ def _seconds(value: dt.datetime | None) -> float | None:
     return None if value is None else value.timestamp()
 
 
-class TokenStore:
+class TokenDigests:
     """The digests a server accepts, each with the role it grants; reread when its file changes.
 
     Args:
@@ -82,17 +82,17 @@ class TokenStore:
             self._entries.append((entry, bytes.fromhex(entry.digest[7:])))
 
     @classmethod
-    def from_tokens(cls, tokens: Iterable[tuple[Role, str]]) -> TokenStore:
-        """A store for tokens held in memory (the in-process demo); only digests are kept."""
+    def from_tokens(cls, tokens: Iterable[tuple[Role, str]]) -> TokenDigests:
+        """Digests of tokens held in memory (the in-process demo); the tokens are not kept."""
         return cls((role, digest(token)) for role, token in tokens)
 
     @classmethod
-    def load(cls, path: Path) -> TokenStore:
+    def load(cls, path: Path) -> TokenDigests:
         """Read a token file; raise :class:`UsageError` naming the bad line, never its content."""
         signature = _signature(path)
-        store = cls(read_entries(path), path)
-        store._signature = signature  # what was read, even if the file changed meanwhile
-        return store
+        digests = cls(read_entries(path), path)
+        digests._signature = signature  # what was read, even if the file changed meanwhile
+        return digests
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -235,22 +235,22 @@ def _algorithm_for(key: Any) -> str:
 
 
 class Authenticator:
-    """Everything that can admit a bearer token: a digest store, a JWT verifier, or both.
+    """Everything that can admit a bearer token: the token digests, a JWT verifier, or both.
 
     Args:
-        store: the accepted digests (reread from its file by :meth:`reload`).
+        digests: the accepted digests (reread from their file by :meth:`reload`).
         jwt: the JWT verifier.
         clock: seconds since the epoch, for expiries.
     """
 
     def __init__(
         self,
-        store: TokenStore | None = None,
+        digests: TokenDigests | None = None,
         jwt: JwtVerifier | None = None,
         *,
         clock: Clock = time.time,
     ) -> None:
-        self.store = store
+        self.digests = digests
         self.jwt = jwt
         self.clock = clock
 
@@ -260,8 +260,8 @@ class Authenticator:
             credential = self.jwt.check(token)
             if credential is not None:
                 return credential
-        if self.store is not None:
-            return self.store.check(token, self.clock())
+        if self.digests is not None:
+            return self.digests.check(token, self.clock())
         return None
 
     def role_of(self, token: str) -> Role | None:
@@ -274,25 +274,25 @@ class Authenticator:
         its token was revoked, its role changed, or it expired."""
         if credential.expires is not None and self.clock() >= credential.expires:
             return "token expired"
-        if credential.key.startswith("jwt:") or self.store is None:
+        if credential.key.startswith("jwt:") or self.digests is None:
             return None
-        return self.store.revocation(credential, self.clock())
+        return self.digests.revocation(credential, self.clock())
 
-    def reload(self, force: bool = False) -> TokenStore | None:
-        """Read the token file again if it changed (or ``force``); return the new store, or
+    def reload(self, force: bool = False) -> TokenDigests | None:
+        """Read the token file again if it changed (or ``force``); return the new digests, or
         ``None`` when nothing was read.
 
         Raises:
             UsageError: the file cannot be read or is damaged; the tokens read before stay.
         """
-        if self.store is None or self.store.path is None:
+        if self.digests is None or self.digests.path is None:
             return None
-        if not force and not self.store.changed():
+        if not force and not self.digests.changed():
             return None
-        path, signature = self.store.path, _signature(self.store.path)
+        path, signature = self.digests.path, _signature(self.digests.path)
         try:
-            self.store = TokenStore.load(path)
+            self.digests = TokenDigests.load(path)
         except UsageError:
-            self.store._signature = signature  # said once; tried again when it changes again
+            self.digests._signature = signature  # said once; tried again when it changes again
             raise
-        return self.store
+        return self.digests

@@ -162,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(command: list[str], options: dict[str, Any]) -> int:
     import asyncio
+    import os
     import signal
 
     from observer.errors import ObserverError, UsageError
@@ -180,8 +181,11 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         await server.stop()  # sessions started before the failure end with it
         if not isinstance(error, OSError) or isinstance(error, ObserverError):
             raise
+        # asyncio words strerror as "error while attempting to bind on address ...": say the
+        # system's own words for the errno instead.
+        reason = os.strerror(error.errno) if error.errno else str(error)
         raise UsageError(
-            f"cannot listen on {options['host']}:{options['port']}: {error.strerror}"
+            f"cannot listen on {options['host']}:{options['port']}: {reason}"
             " — pick another --listen address"
         ) from None
     ids = ", ".join(options["identifiers"])
@@ -198,10 +202,10 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
     from observer.errors import UsageError
-    from observer.tokens import Authenticator, JwtVerifier, TokenStore
+    from observer.tokens import Authenticator, JwtVerifier, TokenDigests
     from observer.transport.safety import loopback_addresses
 
-    store = TokenStore.load(args.tokens) if args.tokens is not None else None
+    store = TokenDigests.load(args.tokens) if args.tokens is not None else None
     verifier = None
     if args.jwt_public_key is not None:
         if not args.jwt_audience:

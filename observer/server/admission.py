@@ -1,6 +1,8 @@
 """Who may open a connection, decided on the HTTP request before the WebSocket upgrade.
 
-Refusals are plain HTTP responses with a short text body, so that any client (curl included)
+``GET /sessions?api-version=...`` (no upgrade) asks for the list of sessions: it is checked the
+same way, up to the token, and answered with JSON. Refusals are plain HTTP responses with a short
+text body, so that any client (curl included)
 shows why: ``403`` ``Unauthenticated`` for a missing or unknown token, ``403`` for a watch-only
 token asking for control or a browser ``Origin`` that is not allowed, ``400`` for a bad request
 (naming what is supported; a duplicate ``Authorization`` or ``Origin`` header too), ``404`` for
@@ -24,6 +26,8 @@ IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""
 
 UNAUTHENTICATED = "Unauthenticated"
+LISTING_PATH = "/sessions"
+"""Where an authenticated GET (no upgrade) lists the server's sessions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,11 @@ class Admission:
     """What the token proved (``None`` on a server without authentication)."""
     features: frozenset[str] = frozenset()
     """Optional frames the client understands (``features=``; unknown names are kept, unused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """An accepted request for the list of sessions (``GET /sessions``, no upgrade)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +83,8 @@ def admit(
     *,
     auth: Authenticator | None,
     allowed_origins: frozenset[str],
-) -> Admission | Refusal:
-    """Decide on one upgrade request.
+) -> Admission | Listing | Refusal:
+    """Decide on one upgrade request (or one for the list of sessions).
 
     Args:
         path: the request target (``/?identifier=...``).
@@ -106,27 +115,39 @@ def admit(
         if credential is None:
             return Refusal(HTTPStatus.FORBIDDEN, UNAUTHENTICATED)
     role: Role = "control" if credential is None else credential.role
-    if target.path != "/":
+    if target.path not in ("/", LISTING_PATH):
         return Refusal(
-            HTTPStatus.NOT_FOUND, "Not found — the endpoint is /?identifier=<id>&api-version=..."
+            HTTPStatus.NOT_FOUND,
+            "Not found — the endpoint is /?identifier=<id>&api-version=..., "
+            "the list of sessions /sessions?api-version=...",
         )
     query: dict[str, str] = {}
     for key, value in parse_qsl(target.query, keep_blank_values=True):
         if key in query:
             return Refusal(HTTPStatus.BAD_REQUEST, f"Query parameter {key!r} given twice")
         query[key] = value
+    if target.path == LISTING_PATH:
+        unsupported = _unsupported_api_version(query)
+        return unsupported if unsupported is not None else Listing()
     decision = _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
     if isinstance(decision, Admission):
         return dataclasses.replace(decision, credential=credential)
     return decision
 
 
-def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admission | Refusal:
+def _unsupported_api_version(query: dict[str, str]) -> Refusal | None:
+    if query.get("api-version") in frames.SUPPORTED_API_VERSIONS:
+        return None
     supported = ", ".join(frames.SUPPORTED_API_VERSIONS)
-    if query.get("api-version") not in frames.SUPPORTED_API_VERSIONS:
-        return Refusal(
-            HTTPStatus.BAD_REQUEST, f"Unsupported or missing api-version; supported: {supported}"
-        )
+    return Refusal(
+        HTTPStatus.BAD_REQUEST, f"Unsupported or missing api-version; supported: {supported}"
+    )
+
+
+def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admission | Refusal:
+    unsupported = _unsupported_api_version(query)
+    if unsupported is not None:
+        return unsupported
     identifier = query.get("identifier", "")
     if not IDENTIFIER.fullmatch(identifier):
         return Refusal(

@@ -2,7 +2,7 @@
 
 Output reaches every client through its own queue, so a client that stops reading never holds up
 the PTY reader or the other clients. When what the server holds for a client (its queue and its
-transport's buffer; the kernel keeps little, see :func:`limit_unsent`) passes the byte limit,
+transport's buffer; the kernel keeps little, see :meth:`FrameSocket.limit_unsent`) passes the byte limit,
 its backlog is dropped and the client is marked *overflowed*: when its socket drains, it gets a
 fresh snapshot instead of the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
 """
@@ -10,19 +10,13 @@ fresh snapshot instead of the bytes it missed (DESIGN.md, "A slow watcher never 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import socket
-import struct
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import Protocol
-
-from websockets.protocol import State
+from collections.abc import Callable
 
 from observer.protocol.arbiter import ServerConnection
+from observer.server.websocket_adapter import FrameSocket, Message, wire_frame
 
-Message = str | bytes
 Entry = tuple[Message, bytes | None]
 """A queued message and its :func:`wire_frame`, if already built (shared between clients)."""
 
@@ -33,76 +27,6 @@ RESYNC_RETRY = 0.05
 FANOUT_SHARE = 0.1
 """Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
-UNSENT_LIMIT = 128 * 1024
-"""Bytes the kernel may hold for a client before sending them (``TCP_NOTSENT_LOWAT``)."""
-
-
-class Transport(Protocol):
-    """The part of an asyncio transport the direct path uses."""
-
-    def write(self, data: bytes) -> None: ...
-    def is_closing(self) -> bool: ...
-    def get_write_buffer_size(self) -> int: ...
-    def get_extra_info(self, name: str, default: object = None) -> object: ...
-
-
-class WireProtocol(Protocol):
-    """The part of websockets' sans-I/O protocol the direct path checks."""
-
-    @property
-    def state(self) -> State: ...
-    @property
-    def extensions(self) -> Sequence[object]: ...
-
-
-class Socket(Protocol):
-    """The part of a websockets connection the client uses."""
-
-    async def send(self, message: Message) -> None: ...
-    @property
-    def transport(self) -> Transport: ...
-    @property
-    def protocol(self) -> WireProtocol: ...
-    @property
-    def paused(self) -> bool: ...
-    async def drain(self) -> None: ...
-
-
-def wire_frame(message: Message) -> bytes:
-    """The WebSocket frame a server sends for ``message``, built once for every client.
-
-    RFC 6455 section 5.2: FIN set, opcode 1 (text, UTF-8) or 2 (binary), no mask from a server,
-    the payload length in 7 bits, or 126 + 16 bits, or 127 + 64 bits.
-    """
-    if isinstance(message, str):
-        payload, opcode = message.encode(), 0x81
-    else:
-        payload, opcode = message, 0x82
-    length = len(payload)
-    if length < 126:
-        head = struct.pack("!BB", opcode, length)
-    elif length < 65536:
-        head = struct.pack("!BBH", opcode, 126, length)
-    else:
-        head = struct.pack("!BBQ", opcode, 127, length)
-    return head + payload
-
-
-def limit_unsent(transport: Transport, limit: int = UNSENT_LIMIT) -> None:
-    """Keep at most ``limit`` unsent bytes for this connection in the kernel.
-
-    By default Linux lets a socket's send buffer grow to 4 MiB (``net.ipv4.tcp_wmem``): a client
-    on a slow link would lag that far behind, unseen by the server's bound, and then read
-    seconds of stale output. With ``TCP_NOTSENT_LOWAT`` (tcp(7)) writes stop being taken once
-    ``limit`` bytes wait to be sent, so the rest waits where the bound counts it (the transport's
-    buffer, then the client's queue). Bytes in flight are not limited: a fast link is not slowed.
-    """
-    sock = transport.get_extra_info("socket")
-    option = getattr(socket, "TCP_NOTSENT_LOWAT", None)
-    if sock is None or option is None:  # pragma: no cover - not Linux, or not a TCP socket
-        return
-    with contextlib.suppress(OSError):
-        sock.setsockopt(socket.IPPROTO_TCP, option, limit)  # type: ignore[attr-defined]
 
 
 class Client:
@@ -119,7 +43,7 @@ class Client:
 
     def __init__(
         self,
-        socket: Socket,
+        socket: FrameSocket,
         connection: ServerConnection,
         limit: int,
         resync: Callable[[Client], float],
@@ -140,9 +64,9 @@ class Client:
         self._wakeup = asyncio.Event()
         self.last_resync = float("-inf")
         """``time.monotonic()`` of the last snapshot sent after an overflow."""
-        limit_unsent(socket.transport)
+        socket.limit_unsent()
         # A compressed connection needs a frame of its own (per-connection deflate context).
-        self._direct = not socket.protocol.extensions
+        self._direct = socket.direct
         self.direct_writes = 0
         """Frames written straight to the socket (not through the queue)."""
         self.shed = False
@@ -159,16 +83,8 @@ class Client:
         not paused by flow control, so its buffer is below websockets' high-water mark);
         otherwise through the bounded queue, exactly like :meth:`push`.
         """
-        connection = self.socket
-        if (
-            self._direct
-            and not self._queue
-            and not self.overflowed
-            and not connection.paused
-            and connection.protocol.state is State.OPEN
-            and not connection.transport.is_closing()
-        ):
-            connection.transport.write(frame)
+        if self._direct and not self._queue and not self.overflowed and self.socket.takes_writes():
+            self.socket.write(frame)
             self.direct_writes += 1
         else:
             self.push(message, frame)
@@ -192,7 +108,7 @@ class Client:
 
         (What the kernel holds is kept small by :func:`limit_unsent`.)
         """
-        return self.queued + self.socket.transport.get_write_buffer_size()
+        return self.queued + self.socket.unsent()
 
     def shed_backlog(self) -> None:
         """Stop sending this client every byte: drop its backlog, send a snapshot later.
@@ -276,11 +192,11 @@ class Client:
         while self._queue and written < MAX_BATCH:
             message, frame = self._queue.popleft()
             self.queued -= len(message)
-            if connection.protocol.state is not State.OPEN or connection.transport.is_closing():
+            if not connection.open():
                 await connection.send(message)  # raises ConnectionClosed, as send() would
                 return
             frame = wire_frame(message) if frame is None else frame
-            connection.transport.write(frame)
+            connection.write(frame)
             written += len(frame)
         await connection.drain()
 

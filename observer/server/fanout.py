@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from observer.server.clients import MAX_BATCH, Client, FanoutBudget, wire_frame
+from observer.server.clients import MAX_BATCH, Client, FanoutBudget
 from observer.server.pty_reader import BATCH_INTERVAL, SMALL_BATCH, batch_interval
+from observer.server.websocket_adapter import wire_frame
 
 
 class Fanout:

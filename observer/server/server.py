@@ -2,7 +2,7 @@
 
 Use it from Python (``observer demo`` runs it in-process with a token held only in memory)::
 
-    auth = Authenticator(TokenStore.from_tokens([("control", token)]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", token)]))
     server = Server(["bash"], auth=auth)        # 127.0.0.1, a free port
     await server.start(); print(server.port)
     ...
@@ -26,15 +26,21 @@ from websockets.typing import Subprotocol
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
-from observer.server.admission import SINGLE_HEADERS, Admission, Refusal, admit
+from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusal, admit
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
 from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
+from observer.server.listing import listing_json
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
-from observer.server.websocket_adapter import log_refusal, logging_connection, plain_response
+from observer.server.websocket_adapter import (
+    FrameSocket,
+    log_refusal,
+    logging_connection,
+    plain_response,
+)
 from observer.tokens import Authenticator, Credential
 
 log = logging.getLogger("observer.server")
@@ -132,9 +138,11 @@ class Server:
         """Rereads the token file and closes the connections of revoked tokens."""
 
     async def start(self) -> None:
-        """Start the sessions, bind and listen; :attr:`port` is then the bound port."""
-        for identifier in self.identifiers:
-            self._open_session(identifier)
+        """Bind, start the sessions, then listen; :attr:`port` is then the bound port.
+
+        Binding comes first: a port already taken fails here (``OSError``) before any program
+        was started. Connections are taken only once the sessions exist.
+        """
         self._server = await serve(
             self._handle,
             self.host,
@@ -148,8 +156,12 @@ class Server:
             max_queue=16,
             server_header=None,
             close_timeout=2,
+            start_serving=False,
         )
         self.port = self._server.sockets[0].getsockname()[1]
+        for identifier in self.identifiers:
+            self._open_session(identifier)
+        await self._server.start_serving()
         if self.token_watch is not None:
             self.token_watch.start()
         log.info("listening on %s:%d", self.host, self.port)
@@ -199,6 +211,9 @@ class Server:
         )
         if isinstance(decision, Refusal):
             return _refuse(connection, decision.status, decision.body)
+        if isinstance(decision, Listing):
+            body = listing_json(self.sessions)
+            return plain_response(connection, HTTPStatus.OK, body, "application/json")
         refusal = self._refusal(decision)
         if refusal is not None:
             return _refuse(connection, *refusal)
@@ -245,7 +260,7 @@ class Server:
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
         client = Client(
-            websocket,
+            FrameSocket(websocket),
             connection,
             self.client_queue,
             session.resync_after_overflow,

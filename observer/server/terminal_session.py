@@ -14,18 +14,20 @@ import asyncio
 import contextlib
 import logging
 import math
+import signal
 import time
 from collections.abc import Mapping, Sequence
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
-from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client, wire_frame
+from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client
 from observer.server.fanout import Fanout
 from observer.server.model_feed import ModelFeed, ScreenModel
 from observer.server.pty_process import PtyProcess
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 from observer.server.threads import in_thread
+from observer.server.websocket_adapter import wire_frame
 
 log = logging.getLogger("observer.server")
 
@@ -127,6 +129,7 @@ class TerminalSession:
         self._reader.drain_now()
         self.exited = True
         self.exit_status = status
+        log.info("session %r: the program %s", self.identifier, describe_exit(status))
         self.broadcast(frames.Exit(status))
 
     # --- clients ------------------------------------------------------------------------------
@@ -309,3 +312,15 @@ class TerminalSession:
             self.fanout.cpu,
             self.fanout.budget.exceeded,
         )
+
+
+def describe_exit(status: int) -> str:
+    """``exited with status 3`` or ``was killed by signal 15 (SIGTERM)`` (Popen's negative
+    status is the signal's number)."""
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = f" ({signal.Signals(-status).name})"
+    except ValueError:
+        name = ""
+    return f"was killed by signal {-status}{name}"

@@ -31,7 +31,7 @@ class TokenWatch:
     """Keeps the server's connections to what its tokens admit.
 
     Args:
-        auth: the server's authenticator (its store is replaced when the file changes).
+        auth: the server's authenticator (its digests are replaced when the file changes).
         connections: called for the live connections and their credentials.
     """
 
@@ -65,12 +65,12 @@ class TokenWatch:
         """Reread the token file if it changed (or ``force``), then close every connection
         whose credential no longer admits it."""
         try:
-            store = self.auth.reload(force)
+            digests = self.auth.reload(force)
         except UsageError as error:
             log.warning("token file not reloaded: %s — the tokens read before stay", error)
         else:
-            if store is not None:
-                log.info("token file reloaded: %d token(s)", len(store))
+            if digests is not None:
+                log.info("token file reloaded: %d token(s)", len(digests))
         for websocket, credential, who in list(self._connections()):
             reason = self.auth.revocation(credential)
             if reason is not None and websocket not in self._closing:

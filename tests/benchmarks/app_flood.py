@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from observer.app.live import ConnectionSource
 from textual import events
 from websockets.asyncio.client import ClientConnection
 
 from observer.app.app import ObserverApp
-from observer.app.live import ConnectionSource
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.terminal import TerminalModel
@@ -166,14 +166,14 @@ def finished(app: ObserverApp) -> bool:
 SERVER = r"""
 import asyncio, signal, sys
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 
 async def main():
     token = sys.stdin.readline().strip()
     program, total, cols, rows = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     server = Server(
         [sys.executable, "-c", program, total],
-        auth=Authenticator(TokenStore.from_tokens([("control", token)])),
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
         identifiers=("flood",),
         size=(cols, rows),
     )

@@ -6,8 +6,10 @@ their reading is not counted as the server's cost, nor competes with it inside o
 reads every byte and follows the stream's offsets, and at the end must have reached the agent's
 last byte through output frames and snapshots), the agent is
 ``head -c N /dev/zero | tr '\\0' x`` on the PTY, timed by itself (it writes its start and end to
-a file). Printed: agent throughput with 0, 10 and 100 reading watchers and with one stalled
-watcher, as ratios to 0 watchers; and the time from connecting to holding a full screen for a
+a file). Printed: agent throughput with 0, 10 and 100 reading watchers, with one stalled
+watcher and with one watcher sending ``resync`` as fast as it can, as ratios to 0 watchers;
+whether a controller and a second watcher still get in while one watch token holds all the
+connections it may (a server with tokens); and the time from connecting to holding a full screen for a
 late joiner after 100 MB of output, against re-feeding those 100 MB; and the keystroke echo of
 the holder against a bare WebSocket echo (both in this process, on loopback).
 """
@@ -30,8 +32,10 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from observer.protocol.adapters.native import NativeAdapter
+from observer.protocol.adapters.native import query as native_query
 from observer.protocol.events import SnapshotReceived
-from observer.protocol.session import NativeClientSession
+from tests.benchmarks.server_attacks import ResyncSpammer, print_hoarding
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -76,7 +80,7 @@ async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def
 
 
 async def watcher(port: int) -> ClientConnection:
-    query = NativeClientSession().query("default")
+    query = native_query("default")
     return await connect(
         f"ws://127.0.0.1:{port}{query}", subprotocols=["observer.v1"], max_size=None
     )
@@ -89,7 +93,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def agent_throughput(
-    megabytes: int, watchers: int, stalled: bool, root: Path = ROOT
+    megabytes: int, watchers: int, stalled: bool, spam: bool = False, root: Path = ROOT
 ) -> tuple[float, float, float, float, float, float]:
     """Figures of one run: the agent's MB/s while watched; the server's CPU seconds per MB
     (less noisy on a shared machine than the agent's rate); the median share of the output the
@@ -106,6 +110,7 @@ async def agent_throughput(
                 audience = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "tests.benchmarks.server", "--watchers-process",
                     str(port), str(watchers), *(["--stalled"] if stalled else []),
+                    *(["--spam"] if spam else []),
                     cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 )  # fmt: skip
                 assert audience.stdin is not None and audience.stdout is not None
@@ -123,6 +128,8 @@ async def agent_throughput(
                 assert audience.stdin is not None and audience.stdout is not None
                 audience.stdin.write(f"{total + len(TRAILER)}\n".encode())
                 streams = json.loads(await audience.stdout.readline())
+                if spam:
+                    SPAM_COUNTS.append((root, json.loads(await audience.stdout.readline())))
                 await audience.wait()
         delivered = statistics.median(b for _, b, _ in streams) / total if streams else 1.0
         reached = (
@@ -142,7 +149,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
-            session = NativeClientSession()
+            session = NativeAdapter()
             began = time.perf_counter()
             ws = await watcher(port)
             while True:
@@ -156,12 +163,16 @@ async def late_join(megabytes: int) -> tuple[float, float]:
 
 
 SCENARIOS = [
-    ("0 watchers", 0, False),
-    ("10 watchers", 10, False),
-    ("100 watchers", 100, False),
-    ("1 stalled watcher", 0, True),
-    ("100 watchers + 1 stalled", 100, True),
+    ("0 watchers", 0, False, False),
+    ("10 watchers", 10, False, False),
+    ("100 watchers", 100, False, False),
+    ("1 stalled watcher", 0, True, False),
+    ("100 watchers + 1 stalled", 100, True, False),
+    ("1 watcher spamming resync", 1, False, True),
 ]
+SPAM_COUNTS: list[tuple[Path, dict[str, int]]] = []
+"""Per run of the spamming scenario: the server's checkout, the resyncs the spammer sent and
+the snapshots it got."""
 
 
 def spread(values: list[float]) -> str:
@@ -170,7 +181,12 @@ def spread(values: list[float]) -> str:
 
 
 async def main(
-    megabytes: int, rounds: int, only: list[str], extras: bool, against: Path | None
+    megabytes: int,
+    rounds: int,
+    only: list[str],
+    extras: bool,
+    against: Path | None,
+    hoard: bool = True,
 ) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
@@ -183,7 +199,7 @@ async def main(
     # --against, each scenario runs on both servers back to back), so that a busy minute
     # weighs on every scenario alike; ratios are taken within each round (against that
     # round's own 0-watcher run of the same server); medians and min-max over rounds are shown.
-    keys = [(label, name) for label, _ in roots for name, _, _ in rows]
+    keys = [(label, name) for label, _ in roots for name, *_ in rows]
     rates: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     costs: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     ratios: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
@@ -193,10 +209,10 @@ async def main(
     complete: dict[tuple[str, str], list[float]] = {key: [] for key in keys}
     for number in range(rounds):
         order = rows if number % 2 == 0 else rows[:1] + rows[:0:-1]
-        for name, count, stalled in order:
+        for name, count, stalled, spam in order:
             for label, root in roots if number % 2 == 0 else roots[::-1]:
                 rate, cost, share, fanout, own, reached = await agent_throughput(
-                    megabytes, count, stalled, root=root
+                    megabytes, count, stalled, spam, root=root
                 )
                 complete[label, name].append(reached)
                 fanouts[label, name].append(fanout * 1000)
@@ -215,7 +231,7 @@ async def main(
             f"{'server CPU ms/MB':>18}{'min-max':>14}{'as bytes':>10}{'fan-out ms/MB':>15}{'watchers ms/MB':>16}"
             f"{'complete':>10}"
         )
-        for name, _, _ in rows:
+        for name, *_ in rows:
             key = label, name
             # "as bytes": the median watcher's share of the output that reached it as output
             # frames (the rest it got as snapshots, having fallen behind or been shed);
@@ -231,6 +247,15 @@ async def main(
                 f"{statistics.median(watching[key]):>16.1f}"
                 f"{min(complete[key]):>10.0%}"
             )
+    for label, root in roots:
+        for where, counts in SPAM_COUNTS:
+            if where == root:
+                print(
+                    f"  {label}: the spammer sent {counts['resyncs']} resyncs in its run and got "
+                    f"{counts['snapshots']} snapshots"
+                )
+    if hoard:
+        await print_hoarding()
     if not extras:
         return
     elapsed, flood = await late_join(100)
@@ -276,7 +301,7 @@ async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
     server = Server(["sh", "-c", "stty raw -echo; exec cat"], auth=None, insecure=True)
     await server.start()
     try:
-        query = NativeClientSession(control=True).query("default")
+        query = native_query("default", control=True)
         async with connect(
             f"ws://127.0.0.1:{server.port}{query}", subprotocols=["observer.v1"], max_size=None
         ) as ws:
@@ -372,7 +397,7 @@ class StreamFollower:
 def upgrade(port: int) -> socket.socket:
     """A WebSocket connection to the benchmark's server, after its ``101``."""
     sock = socket.create_connection(("127.0.0.1", port))
-    query = NativeClientSession().query("default")
+    query = native_query("default")
     sock.sendall(
         f"GET {query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -386,12 +411,14 @@ def upgrade(port: int) -> socket.socket:
     return sock
 
 
-def watchers_process(port: int, count: int, stalled: bool) -> None:
+def watchers_process(port: int, count: int, stalled: bool, spam: bool = False) -> None:
     """Connect ``count`` reading watchers (and one that never reads), read until told.
 
     Protocol on stdin/stdout: prints ``ready``; reads a line with the final offset to reach;
     reads until every reading watcher's stream is there (or 20 s pass), then prints one JSON
-    line: per watcher, its offset, binary bytes and snapshots.
+    line: per watcher, its offset, binary bytes and snapshots. With ``spam``, the first watcher
+    also sends ``resync`` as fast as its socket takes them, and a second line gives how many
+    it sent and how many snapshots it got.
     """
     followers: dict[socket.socket, StreamFollower] = {}
     selector = selectors.DefaultSelector()
@@ -399,6 +426,9 @@ def watchers_process(port: int, count: int, stalled: bool) -> None:
         sock = upgrade(port)
         followers[sock] = StreamFollower()
         selector.register(sock, selectors.EVENT_READ)
+    spammer = ResyncSpammer(next(iter(followers))) if spam else None
+    if spammer is not None:
+        selector.modify(spammer.sock, selectors.EVENT_READ | selectors.EVENT_WRITE)
     idle = upgrade(port) if stalled else None  # connected, never read
     selector.register(sys.stdin, selectors.EVENT_READ)
     print("ready", flush=True)
@@ -406,13 +436,18 @@ def watchers_process(port: int, count: int, stalled: bool) -> None:
     view = memoryview(buffer)
     target, deadline = None, 0.0
     while True:
-        for key, _ in selector.select(0.05):
+        for key, mask in selector.select(0.05):
             sock = key.fileobj
             if sock is sys.stdin:
                 target, deadline = int(sys.stdin.readline()), time.monotonic() + 20
                 selector.unregister(sys.stdin)
                 continue
             assert isinstance(sock, socket.socket)
+            if spammer is not None and sock is spammer.sock:
+                if mask & selectors.EVENT_WRITE:
+                    spammer.write()
+                if not mask & selectors.EVENT_READ:
+                    continue
             follower = followers[sock]
             try:
                 received = sock.recv_into(buffer)
@@ -425,13 +460,20 @@ def watchers_process(port: int, count: int, stalled: bool) -> None:
                 continue
             follower.feed(view[:received])
             for ping in follower.pings:  # RFC 6455 5.5.3: answer with a masked pong
-                sock.sendall(bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping)
+                pong = bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping
+                if spammer is not None and sock is spammer.sock:
+                    spammer.queue(pong)  # after the resyncs already queued
+                else:
+                    sock.sendall(pong)
             follower.pings.clear()
         if target is not None and (
             all(f.offset >= target for f in followers.values()) or time.monotonic() > deadline
         ):
             break
     print(json.dumps([[f.offset, f.binary, f.snapshots] for f in followers.values()]), flush=True)
+    if spammer is not None:
+        counts = {"resyncs": spammer.sent, "snapshots": followers[spammer.sock].snapshots}
+        print(json.dumps(counts), flush=True)
     for sock in [*followers, *([idle] if idle else [])]:
         sock.close()
 
@@ -444,7 +486,7 @@ if __name__ == "__main__":
         "--only",
         action="append",
         default=[],
-        choices=[name for name, _, _ in SCENARIOS],
+        choices=[name for name, *_ in SCENARIOS],
         help="run this scenario (repeatable; the 0-watcher baseline always runs)",
     )
     parser.add_argument(
@@ -457,9 +499,13 @@ if __name__ == "__main__":
     )
     parser.add_argument("--watchers-process", nargs=2, type=int, help=argparse.SUPPRESS)
     parser.add_argument("--stalled", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--spam", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--no-hoarding", action="store_true", help="skip the connection-hoarding check"
+    )
     arguments = parser.parse_args()
     if arguments.watchers_process:
-        watchers_process(*arguments.watchers_process, arguments.stalled)
+        watchers_process(*arguments.watchers_process, arguments.stalled, arguments.spam)
         sys.exit(0)
     asyncio.run(
         main(
@@ -468,5 +514,6 @@ if __name__ == "__main__":
             arguments.only,
             not arguments.no_extras,
             arguments.against,
+            not arguments.no_hoarding,
         )
     )

@@ -144,7 +144,7 @@ async def trace_memory(folder: Path, every: float = 60.0) -> None:
 
 async def server_role(folder: Path, port: int, rate: float) -> None:
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenStore
+    from observer.tokens import Authenticator, TokenDigests
     from tests.benchmarks.live import corpus
 
     (folder / "corpus").write_bytes(corpus(2.0))
@@ -156,7 +156,7 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
         str(folder / "corpus"),
         str(folder / "stdin"),
     ]
-    auth = Authenticator(TokenStore.load(folder / "tokens"))
+    auth = Authenticator(TokenDigests.load(folder / "tokens"))
     server = Server(command, auth=auth, port=port, identifiers=("agent",), size=SIZE)
     await server.start()
     stop = asyncio.Event()
@@ -194,8 +194,9 @@ async def controller_visits(url: str, token: str, folder: Path) -> None:
 
 
 async def client_role(folder: Path, port: int) -> None:
-    from observer.app.app import ObserverApp
     from observer.app.live import ConnectionSource
+
+    from observer.app.app import ObserverApp
     from observer.secrets import Secret
     from observer.transport import Connection, ConnectionSettings
 

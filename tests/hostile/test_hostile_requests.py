@@ -12,6 +12,7 @@ import asyncio
 import logging
 
 import pytest
+import websockets
 
 from tests.integration.server_support import CONTROL_TOKEN, WATCH_TOKEN, running_server
 
@@ -68,6 +69,11 @@ async def exchange(port: int, request: bytes, *, eof: bool = False) -> bytes:
         writer.close()
 
 
+TOO_LARGE = ("a header line of 20 KB", "a request line of 20 KB")
+"""websockets 17 answers these (414, 431); 15 and 16 close without an answer, and then there is
+no refusal to log (``tests/unit/server/test_websocket_adapter.py`` checks both)."""
+
+
 @pytest.mark.parametrize("name", sorted(REQUESTS))
 async def test_a_bad_request_gets_its_4xx_and_one_log_line(
     name: str, caplog: pytest.LogCaptureFixture
@@ -80,6 +86,9 @@ async def test_a_bad_request_gets_its_4xx_and_one_log_line(
         answer = await exchange(server.port, (text + "\r\n").encode("latin-1"))
         await asyncio.sleep(0.05)  # the handshake task logs after it answered
         records = list(caplog.records)
+    if name in TOO_LARGE and not answer and int(websockets.__version__.split(".")[0]) < 17:
+        assert [r for r in records if r.name.startswith("observer")] == []
+        return
     assert answer.split(b"\r\n", 1)[0].split(b" ")[1] == str(status).encode()
     assert all(r.exc_info is None and r.levelno < logging.WARNING for r in records), [
         r.getMessage() for r in records

@@ -18,7 +18,7 @@ from websockets.exceptions import ConnectionClosed
 
 from observer.cli import main
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from tests.hostile.serve_process import serve_process
 from tests.integration.server_support import observe, refusal, running_server, wait_for
 
@@ -48,14 +48,14 @@ async def test_revoking_a_token_closes_its_connections_and_the_agent_goes_on(
     path = tmp_path / "tokens"
     leaked = issue(path, "control", "--label", "leaked-laptop", capsys=capsys)
     kept = issue(path, "watch", "--label", "ops", capsys=capsys)
-    auth = Authenticator(TokenStore.load(path))
+    auth = Authenticator(TokenDigests.load(path))
     async with running_server(AGENT, auth=auth) as server:
         pid = server.sessions["default"].pty.pid
         async with (
             observe(server, token=leaked, control=True) as intruder,
             observe(server, token=kept) as watcher,
         ):
-            assert intruder.session.mode == "control"
+            assert intruder.mode == "control"
             assert main(["token", "revoke", "leaked-laptop", "--file", str(path)]) == 0
             assert await closed_with(intruder.ws) == (1008, "token revoked")
             # Control was released; the other token's watcher and the agent were not touched.
@@ -71,7 +71,7 @@ async def test_an_expiring_token_is_refused_and_its_connection_closed_when_it_ex
 ) -> None:
     path = tmp_path / "tokens"
     brief = issue(path, "watch", "--label", "contractor", "--expires", "2s", capsys=capsys)
-    async with running_server(AGENT, auth=Authenticator(TokenStore.load(path))) as server:
+    async with running_server(AGENT, auth=Authenticator(TokenDigests.load(path))) as server:
         async with observe(server, token=brief) as client:
             assert await closed_with(client.ws, timeout=6) == (1008, "token expired")
         status, _ = await refusal(server, Q, {"Authorization": f"Bearer {brief}"})
@@ -87,9 +87,9 @@ async def test_sighup_rereads_the_token_file_even_when_it_looks_unchanged(
     async with serve_process(["--tokens", str(path)], "sleep 60") as running:
         from websockets.asyncio.client import connect
 
-        from observer.protocol.session import NativeClientSession
+        from observer.protocol.adapters.native import query as native_query
 
-        query = NativeClientSession().query("default")
+        query = native_query("default")
         async with connect(
             f"ws://127.0.0.1:{running.port}{query}",
             additional_headers={"Authorization": f"Bearer {doomed}"},
@@ -115,12 +115,12 @@ async def test_a_damaged_token_file_keeps_the_tokens_read_before(
     path = tmp_path / "tokens"
     token = issue(path, "watch", capsys=capsys)
     server: Server
-    async with running_server(AGENT, auth=Authenticator(TokenStore.load(path))) as server:
+    async with running_server(AGENT, auth=Authenticator(TokenDigests.load(path))) as server:
         async with observe(server, token=token) as client:
             with path.open("a") as out:
                 out.write(f"control {token}\n")  # a token pasted in by mistake
             assert server.token_watch is not None
-            await wait_for(lambda: not server.token_watch.auth.store.changed())  # type: ignore[union-attr]
+            await wait_for(lambda: not server.token_watch.auth.digests.changed())  # type: ignore[union-attr]
             assert client.ws.close_code is None
             await client.ws.ping()
         async with observe(server, token=token):

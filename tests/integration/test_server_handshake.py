@@ -10,7 +10,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
 from observer.protocol.events import SessionStarted, SnapshotReceived
-from observer.tokens import Authenticator, JwtVerifier, TokenStore
+from observer.tokens import Authenticator, JwtVerifier, TokenDigests
 from tests.integration.server_support import (
     CONTROL_TOKEN,
     WATCH_TOKEN,
@@ -61,7 +61,7 @@ async def test_a_watch_only_token_asking_for_control_gets_403_saying_so() -> Non
         assert status == 403
         assert "watching only" in body
         async with observe(server, token=WATCH_TOKEN) as client:
-            assert client.session.mode == "watch"
+            assert client.mode == "watch"
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def _jwt_setup() -> tuple[ed25519.Ed25519PrivateKey, bytes]:
 
 async def test_jwt_tokens_are_checked_for_signature_algorithm_expiry_and_audience() -> None:
     key, pem = _jwt_setup()
-    auth = Authenticator(TokenStore(), JwtVerifier(pem, "observer", issuer="sandbox-ca"))
+    auth = Authenticator(TokenDigests(), JwtVerifier(pem, "observer", issuer="sandbox-ca"))
     now = datetime.datetime.now(tz=datetime.UTC)
     claims = {"aud": "observer", "iss": "sandbox-ca", "exp": now + datetime.timedelta(minutes=5)}
 
@@ -137,7 +137,7 @@ async def test_jwt_tokens_are_checked_for_signature_algorithm_expiry_and_audienc
 
     async with running_server(SLEEP, auth=auth) as server:
         async with observe(server, token=token(role="control"), control=True) as client:
-            assert client.session.mode == "control"
+            assert client.mode == "control"
         status, body = await refusal(server, Q + "&mode=control", bearer(token()))
         assert status == 403 and "watching only" in body
         expired = token(exp=now - datetime.timedelta(minutes=1))

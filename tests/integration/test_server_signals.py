@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
+import socket
 import sys
 from pathlib import Path
 
 import pytest
 from websockets.asyncio.client import connect
 
-from observer.protocol.session import NativeClientSession
+from observer.protocol.adapters.native import query
 from tests.integration.server_support import closed_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,9 +50,8 @@ async def test_a_signal_closes_clients_with_1001_and_ends_the_agents_process_gro
 ) -> None:
     process, port = await start_serve()
     try:
-        session = NativeClientSession()
         async with connect(
-            f"ws://127.0.0.1:{port}{session.query('default')}", subprotocols=["observer.v1"]
+            f"ws://127.0.0.1:{port}{query('default')}", subprotocols=["observer.v1"]
         ) as ws:
             stream = b""
             async with asyncio.timeout(10):
@@ -88,3 +88,41 @@ async def test_stopping_a_server_with_many_sessions_ends_every_process() -> None
             pids += [int(found.group(1)), int(found.group(2))]
         assert all(alive(pid) for pid in pids)
     assert not any(alive(pid) for pid in pids)
+
+
+async def test_a_port_already_taken_is_found_before_the_agent_starts(tmp_path: Path) -> None:
+    marker = tmp_path / "agent-started"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "observer", "serve", "--insecure-no-auth",
+            "--listen", f"127.0.0.1:{port}", "--", "sh", "-c", f"touch {marker}; sleep 30",
+            cwd=ROOT, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        async with asyncio.timeout(15):
+            _, err = await process.communicate()
+    assert process.returncode == 1
+    lines = [line for line in err.decode().splitlines() if line.startswith("observer: ")]
+    assert lines == [
+        f"observer: cannot listen on 127.0.0.1:{port}: Address already in use"
+        " — pick another --listen address"
+    ]
+    await asyncio.sleep(0.3)
+    assert not marker.exists(), "the agent was started although the port was taken"
+
+
+@pytest.mark.parametrize(
+    ("agent", "logged"),
+    [
+        ("sleep 0.2; exit 3", "the program exited with status 3"),
+        ("sleep 0.2; kill -TERM $$", "the program was killed by signal 15 (SIGTERM)"),
+    ],
+)
+async def test_the_program_ending_is_logged_in_one_line(agent: str, logged: str) -> None:
+    from tests.hostile.serve_process import serve_process
+
+    async with serve_process(["--insecure-no-auth"], agent) as running:
+        line = await running.read_log_until(r"the program ")
+        assert line == f"observer serve: session 'default': {logged}"

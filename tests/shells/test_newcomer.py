@@ -18,7 +18,7 @@ import pytest
 
 from observer.app.app import ObserverApp
 from observer.server import Server
-from observer.tokens import Authenticator, TokenStore
+from observer.tokens import Authenticator, TokenDigests
 from tests.app.conftest import scripted
 from tests.hostile.live import screen_text, status, until
 
@@ -206,7 +206,7 @@ def test_a_profile_added_with_config_add_is_what_watch_connects_to(tmp_path: Pat
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    auth = Authenticator(TokenStore.from_tokens([("control", TOKEN)]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))
     running = Server(["sh", "-c", "echo ready; sleep 60"], auth=auth, identifiers=("agent",))
     await running.start()
     try:
@@ -302,4 +302,4 @@ async def test_a_20x5_terminal_shows_a_cropped_live_view_and_still_takes_keys() 
         await pilot.press("ctrl+t", "y")
         await until(lambda: status(app).startswith(" CONTROL "), "CONTROL")
         await pilot.press("l", "s")
-        await until(lambda: app.sessions[0].source.sent == [b"l", b"s"], "the keys")  # type: ignore[attr-defined]
+        await until(lambda: app.links[0].sent == [b"l", b"s"], "the keys")  # type: ignore[attr-defined]

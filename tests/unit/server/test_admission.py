@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
-from observer.server.admission import Admission, Refusal, admit
-from observer.tokens import Authenticator, TokenStore, digest
+from observer.server.admission import Admission, Listing, Refusal, admit
+from observer.tokens import Authenticator, TokenDigests, digest
 
-AUTH = Authenticator(TokenStore.from_tokens([("control", "ctl"), ("watch", "wat")]))
+AUTH = Authenticator(TokenDigests.from_tokens([("control", "ctl"), ("watch", "wat")]))
 OK = "/?identifier=agent-1&api-version=2024-02-02-preview"
 
 
@@ -87,3 +87,16 @@ def test_without_an_authenticator_everybody_gets_control() -> None:
         OK, {"sec-websocket-protocol": ["observer.v1"]}, auth=None, allowed_origins=frozenset()
     )
     assert decision == Admission("agent-1", "control", False, None, credential=None)
+
+
+def test_the_list_of_sessions_is_asked_with_a_token_and_an_api_version() -> None:
+    listing = "/sessions?api-version=2024-02-02-preview"
+    assert request(listing, token="wat", sub="") == Listing()
+    assert request(listing, token=None) == Refusal(HTTPStatus.FORBIDDEN, "Unauthenticated")
+    assert request("/sessions?api-version=x", token="bad") == Refusal(
+        HTTPStatus.FORBIDDEN, "Unauthenticated"
+    )
+    refusal = request("/sessions", token="ctl")
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.BAD_REQUEST
+    refusal = request(listing + "&api-version=2024-02-02-preview")
+    assert isinstance(refusal, Refusal) and "twice" in refusal.body

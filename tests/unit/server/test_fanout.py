@@ -11,9 +11,10 @@ from websockets.frames import TEXT as OP_TEXT
 from websockets.frames import Frame
 from websockets.streams import StreamReader
 
-from observer.server.clients import Client, FanoutBudget, wire_frame
+from observer.server.clients import Client, FanoutBudget
 from observer.server.fanout import Fanout
 from observer.server.pty_reader import BATCH_INTERVAL, MAX_INTERVAL, batch_interval
+from observer.server.websocket_adapter import wire_frame
 
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 65535, 65536, 300_000])

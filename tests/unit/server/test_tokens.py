@@ -10,11 +10,11 @@ import pytest
 from observer.cli import main
 from observer.errors import UsageError
 from observer.token_file import TokenEntry
-from observer.tokens import Authenticator, TokenStore, digest
+from observer.tokens import Authenticator, TokenDigests, digest
 
 
 def test_a_token_matches_its_digest_and_grants_its_role() -> None:
-    store = TokenStore([("watch", digest("w-token")), ("control", digest("c-token"))])
+    store = TokenDigests([("watch", digest("w-token")), ("control", digest("c-token"))])
     assert store.role_of("w-token") == "watch"
     assert store.role_of("c-token") == "control"
     assert store.role_of("other") is None
@@ -24,7 +24,7 @@ def test_a_token_matches_its_digest_and_grants_its_role() -> None:
 def test_a_token_file_is_read_with_comments_and_blank_lines(tmp_path: Path) -> None:
     path = tmp_path / "tokens"
     path.write_text(f"# ops team\n\ncontrol {digest('abc')}\n  watch {digest('def')}  \n")
-    store = TokenStore.load(path)
+    store = TokenDigests.load(path)
     assert len(store) == 2
     assert store.role_of("abc") == "control"
     assert store.role_of("def") == "watch"
@@ -34,14 +34,14 @@ def test_a_bad_line_names_its_number_but_not_its_content(tmp_path: Path) -> None
     path = tmp_path / "tokens"
     path.write_text(f"control {digest('abc')}\nadmin plain-secret-token\n")
     with pytest.raises(UsageError) as info:
-        TokenStore.load(path)
+        TokenDigests.load(path)
     assert "line 2" in str(info.value)
     assert "plain-secret-token" not in str(info.value)
 
 
 def test_a_missing_token_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="cannot read token file"):
-        TokenStore.load(tmp_path / "absent")
+        TokenDigests.load(tmp_path / "absent")
 
 
 def test_token_issue_prints_the_token_once_and_stores_only_its_digest(
@@ -55,15 +55,15 @@ def test_token_issue_prints_the_token_once_and_stores_only_its_digest(
     text = path.read_text()
     assert token not in text
     assert text.splitlines()[-1].startswith(f"control {digest(token)} created=")
-    assert TokenStore.load(path).role_of(token) == "control"
+    assert TokenDigests.load(path).role_of(token) == "control"
     assert main(["token", "issue", "watch", "--file", str(path)]) == 0
     second = capsys.readouterr().out.strip()
     assert second != token
-    assert TokenStore.load(path).role_of(second) == "watch"
+    assert TokenDigests.load(path).role_of(second) == "watch"
 
 
 def test_an_authenticator_without_jwt_uses_the_digests() -> None:
-    auth = Authenticator(TokenStore.from_tokens([("control", "a.b.c")]))
+    auth = Authenticator(TokenDigests.from_tokens([("control", "a.b.c")]))
     assert auth.role_of("a.b.c") == "control"
     assert auth.role_of("x.y.z") is None
 
@@ -75,7 +75,7 @@ def test_a_file_of_the_first_format_keeps_working_beside_labelled_lines(tmp_path
         f"control {digest('new')} label=ci created=2025-01-01T00:00:00Z "
         "expires=2999-01-01T00:00:00Z\n"
     )
-    store = TokenStore.load(path)
+    store = TokenDigests.load(path)
     assert store.role_of("old") == "watch" and store.role_of("new") == "control"
     old, new = store.entries
     assert (old.label, old.created, old.expires) == (None, None, None)
@@ -91,13 +91,13 @@ def test_a_damaged_field_is_an_error_naming_the_line(tmp_path: Path, field: str)
     path = tmp_path / "tokens"
     path.write_text(f"watch {digest('a')}\ncontrol {digest('b')} {field}\n")
     with pytest.raises(UsageError, match="line 2"):
-        TokenStore.load(path)
+        TokenDigests.load(path)
 
 
 def test_an_expired_token_admits_nobody_and_revocation_says_why() -> None:
     clock = [1000.0]
     entry = TokenEntry("watch", digest("w"), "temp", None, dt.datetime.fromtimestamp(2000, dt.UTC))
-    auth = Authenticator(TokenStore([entry]), clock=lambda: clock[0])
+    auth = Authenticator(TokenDigests([entry]), clock=lambda: clock[0])
     credential = auth.check("w")
     assert credential is not None and credential.expires == 2000.0
     assert auth.revocation(credential) is None
@@ -126,7 +126,7 @@ def test_issue_list_and_revoke_by_label_or_digest_prefix(
     assert main(["token", "revoke", "alice", "--file", str(path)]) == 0
     prefix = digest(tokens["unlabelled"])[7:15]
     assert main(["token", "revoke", f"sha256:{prefix}", "--file", str(path)]) == 0
-    store = TokenStore.load(path)
+    store = TokenDigests.load(path)
     assert [e.label for e in store.entries] == ["bob"]
     assert store.role_of(tokens["alice"]) is None and store.role_of(tokens["bob"]) == "watch"
 

@@ -1,0 +1,169 @@
+"""``observer sessions URL``: the sessions an ``observer serve`` endpoint holds, as a table."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from observer.endpoints import Endpoint
+    from observer.secrets import Secret
+
+NAME = "sessions"
+HELP = "list the sessions an endpoint serves (identifier, size, title, watchers, holder, exit)"
+DESCRIPTION = """\
+Ask an `observer serve` endpoint which sessions it holds (GET /sessions, no WebSocket) and print
+them: identifier, size, title, how many watch, whether someone holds control, whether the
+program exited. Any valid token may ask, a watch token too. The token comes from the OS keyring
+(`observer auth login URL`) or OBSERVER_TOKEN, never from the command line, and goes only over
+https/wss with verified TLS or to a loopback address.
+"""
+EPILOG = """\
+examples:
+  observer sessions wss://sandbox.example.com
+  observer sessions ws://127.0.0.1:8765 --json
+"""
+TIMEOUT = 10.0
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    """Add the URL and the output options."""
+    parser.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    parser.add_argument("--api-version", default=None, help="endpoint API version")
+    parser.add_argument("--json", action="store_true", help="print the endpoint's JSON as it is")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fetch the list and print it."""
+    import datetime as dt
+
+    from observer.endpoints import parse_endpoint
+    from observer.errors import TokenStoreError
+    from observer.secrets import TokenStore
+    from observer.transport import ConnectionSettings, check_token
+    from observer.transport.settings import API_VERSION
+
+    endpoint = parse_endpoint(args.url)
+    try:
+        token, keyring_error = TokenStore().get(args.url), None
+    except TokenStoreError as error:  # maybe the endpoint needs no token; say why if it does
+        token, keyring_error = None, error
+    check_token(endpoint, token, ConnectionSettings(args.url), dt.datetime.now(dt.UTC))
+    status, body = fetch(endpoint, token, args.api_version or API_VERSION)
+    if status != 200:
+        if status in (401, 403) and token is None and keyring_error is not None:
+            raise keyring_error
+        raise refusal(endpoint, status, body, token is not None)
+    listing = parse_listing(body, endpoint)
+    if args.json:
+        print(json.dumps(listing, indent=2))
+    else:
+        print_table(listing["sessions"])
+    return 0
+
+
+def fetch(endpoint: Endpoint, token: Secret | None, api_version: str) -> tuple[int, str]:
+    """``GET <base>/sessions?api-version=...`` with the bearer token; (status, body).
+
+    Redirects are not followed: a token must not go wherever a response points.
+    """
+    import http.client
+    import ssl
+    from urllib.parse import quote
+
+    from observer.errors import ConnectionFailed
+
+    path = endpoint.path.rstrip("/") + "/sessions?api-version=" + quote(api_version, safe="")
+    headers = {"Authorization": f"Bearer {token.reveal()}"} if token is not None else {}
+    connection: http.client.HTTPConnection
+    if endpoint.secure:
+        context = ssl.create_default_context()
+        connection = http.client.HTTPSConnection(
+            endpoint.host, endpoint.port, timeout=TIMEOUT, context=context
+        )
+    else:
+        connection = http.client.HTTPConnection(endpoint.host, endpoint.port, timeout=TIMEOUT)
+    try:
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read(1 << 20).decode("utf-8", "replace")
+    except (OSError, http.client.HTTPException) as error:
+        reason = getattr(error, "strerror", None) or type(error).__name__
+        raise ConnectionFailed(
+            f"cannot reach {endpoint.origin}: {reason} — check the URL and that the server runs",
+            retryable=False,
+        ) from None
+    finally:
+        connection.close()
+
+
+def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exception:
+    """The one-line error for a refused request."""
+    from observer.errors import ConnectionFailed
+    from observer.secrets import token_advice
+    from observer.terminal.sanitize import sanitize
+
+    origin = endpoint.origin
+    text = sanitize(body.strip().splitlines()[0] if body.strip() else "")[:200]
+    if status in (401, 403) and text in ("", "Unauthenticated"):
+        what = "requires a token" if not has_token else "refused the token (HTTP 403)"
+        return ConnectionFailed(f"{origin} {what} — {token_advice(origin)}", retryable=False)
+    if status == 404:
+        return ConnectionFailed(
+            f"{origin} does not list sessions (HTTP 404: {text}) — is it an `observer serve` "
+            "endpoint, and is its URL the one you watch?",
+            retryable=False,
+        )
+    return ConnectionFailed(f"the endpoint refused: {text} (HTTP {status})", retryable=False)
+
+
+def parse_listing(body: str, endpoint: Endpoint) -> dict[str, Any]:
+    """The endpoint's JSON, checked to be a list of sessions."""
+    from observer.errors import ConnectionFailed
+
+    try:
+        listing = json.loads(body)
+        sessions = listing["sessions"]
+        if not isinstance(sessions, list) or not all(isinstance(s, dict) for s in sessions):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        raise ConnectionFailed(
+            f"{endpoint.origin} answered with something that is not a list of sessions "
+            "— is it an `observer serve` endpoint?",
+            retryable=False,
+        ) from None
+    return dict(listing)
+
+
+def print_table(sessions: list[dict[str, Any]]) -> None:
+    """One row per session; every value from the endpoint shown as safe text."""
+    from observer.terminal.sanitize import sanitize
+
+    if not sessions:
+        print("the endpoint holds no session", file=sys.stderr)
+        return
+    rows: list[tuple[str, ...]] = [("IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "TITLE")]
+    for entry in sessions:
+        status = entry.get("status")
+        exited = "no" if not entry.get("exited") else f"yes ({status})"
+        holder = "someone" if entry.get("holder") == "other" else "nobody"
+        rows.append(
+            tuple(
+                sanitize(str(cell))[:60]
+                for cell in (
+                    entry.get("identifier", "?"),
+                    f"{entry.get('cols', '?')}x{entry.get('rows', '?')}",
+                    entry.get("watchers", "?"),
+                    holder,
+                    exited,
+                    entry.get("title") or "-",
+                )
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        print(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )

@@ -1,0 +1,149 @@
+"""The benchmark's attackers: a watcher that floods ``resync``, a watch token that hoards.
+
+Used by :mod:`tests.benchmarks.server`: the spammer runs in the watchers' process (a raw socket
+like the other watchers there); the hoarding check runs its own ``observer serve`` with tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
+
+from observer.protocol.adapters.native import NativeAdapter, query
+from observer.protocol.events import SessionStarted
+from observer.token_file import TokenEntry, append_entry
+from observer.tokens import digest, new_token
+
+ROOT = Path(__file__).resolve().parents[2]
+RESYNC = b'{"type":"resync"}'
+# RFC 6455 5.2: FIN + text, masked (a client must mask; a zero key leaves the payload as is).
+RESYNC_FRAME = bytes([0x81, 0x80 | len(RESYNC)]) + b"\0\0\0\0" + RESYNC
+
+
+class ResyncSpammer:
+    """Writes ``resync`` frames to a non-blocking socket as fast as it takes them."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._pending = bytearray()
+        self._written = 0
+        self._control = 0
+        """Bytes of other frames (pongs) queued, not counted as resyncs."""
+
+    @property
+    def sent(self) -> int:
+        """Resync frames the socket took."""
+        return (self._written - self._control) // len(RESYNC_FRAME)
+
+    def queue(self, frame: bytes) -> None:
+        """Send ``frame`` after what is queued (a pong)."""
+        self._pending += frame
+        self._control += len(frame)
+
+    def write(self) -> None:
+        """Top the queue up and write what the socket takes now."""
+        if len(self._pending) < 64 * 1024:
+            self._pending += RESYNC_FRAME * 4096
+        with contextlib.suppress(BlockingIOError):
+            count = self.sock.send(self._pending)
+            del self._pending[:count]
+            self._written += count
+
+
+Opened = tuple[ClientConnection, str] | str
+"""A connection that got its ``hello`` (and the mode it got), or the refusal's status and body."""
+
+
+async def _open(port: int, token: str, control: bool = False) -> Opened:
+    session = NativeAdapter()
+    try:
+        ws = await connect(
+            f"ws://127.0.0.1:{port}{query('default', control=control)}",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            subprotocols=["observer.v1"],
+            max_size=None,
+        )
+    except InvalidStatus as error:
+        return f"{error.response.status_code} {error.response.body.decode().strip()}"
+    while True:
+        for event in session.receive(await ws.recv()):
+            if isinstance(event, SessionStarted):
+                return ws, event.mode
+
+
+def _outcome(opened: Opened) -> str:
+    if isinstance(opened, str):
+        return f"refused ({opened})"
+    return f"admitted ({opened[1].mode})"
+
+
+async def hoarding(most: int = 300) -> tuple[int, str, str, float, str, float]:
+    """One watch token opens connections until refused; then a controller and another watch
+    token connect. Returns: connections held, the refusal, and for the controller and the
+    second watcher what happened and in how many ms."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "tokens"
+        tokens = {name: new_token() for name in ("hoarder", "other", "controller")}
+        for name, token in tokens.items():
+            role = "control" if name == "controller" else "watch"
+            append_entry(path, TokenEntry(role, digest(token), name))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "observer", "serve", "--tokens", str(path),
+            "--listen", "127.0.0.1:0", "--", "sh", "-c", "sleep 600",
+            cwd=ROOT, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert process.stderr is not None
+        held: list[Opened] = []
+        try:
+            port = await _port(process.stderr)
+            refusal = ""
+            while len(held) < most:
+                opened = await _open(port, tokens["hoarder"])
+                if isinstance(opened, str):
+                    refusal = opened
+                    break
+                held.append(opened)
+            hoarded = len(held)
+            times = []
+            for name, control in (("controller", True), ("other", False)):
+                began = time.perf_counter()
+                held.append(await _open(port, tokens[name], control=control))
+                times.append((time.perf_counter() - began) * 1000)
+            controller, watcher = held[-2:]
+            return hoarded, refusal, _outcome(controller), times[0], _outcome(watcher), times[1]
+        finally:
+            for opened in held:
+                if not isinstance(opened, str):
+                    opened[0].transport.abort()
+            process.terminate()
+            await process.wait()
+
+
+async def _port(stderr: asyncio.StreamReader) -> int:
+    import re
+
+    while True:
+        line = (await stderr.readline()).decode()
+        if not line:
+            raise SystemExit("observer serve did not start")
+        if found := re.search(r"ws://127\.0\.0\.1:(\d+)/", line):
+            asyncio.get_running_loop().create_task(stderr.read())  # keep its pipe drained
+            return int(found.group(1))
+
+
+async def print_hoarding() -> None:
+    """The connection-hoarding row of the benchmark."""
+    held, refusal, controller, controller_ms, watcher, watcher_ms = await hoarding()
+    print(f"one watch token holding all it may: {held} connections (the next: {refusal})")
+    print(
+        f"  then a controller: {controller} in {controller_ms:.1f} ms; "
+        f"a second watch token: {watcher} in {watcher_ms:.1f} ms"
+    )

@@ -26,10 +26,12 @@ from observer.protocol.events import (
     PresenceChanged,
     ProtocolViolation,
     Resized,
+    ScreenReceived,
     SessionStarted,
     SnapshotReceived,
 )
 from observer.protocol.modes import ControlEvent, ControlMode, may_send_input, next_mode
+from observer.protocol.screen_frames import DEFAULT_FPS, Screen, SetView, View
 
 Message = str | bytes
 
@@ -114,6 +116,22 @@ class NativeClientSession:
                 events.append(Exited(status))
             case frames.Echo(on):
                 events.append(EchoChanged(on))
+            case Screen():
+                # The view stands at the model's offset: a snapshot there after switching back
+                # to the stream is no gap.
+                self._offset = frame.offset
+                events.append(
+                    ScreenReceived(
+                        frame.offset,
+                        frame.cols,
+                        frame.rows,
+                        frame.full,
+                        frame.lines,
+                        frame.cursor,
+                        frame.cursor_visible,
+                        frame.title,
+                    )
+                )
             case frames.Error(code, text):
                 if code in _TAKE_REFUSALS:
                     self._move(ControlEvent.DENIED)
@@ -147,6 +165,11 @@ class NativeClientSession:
             return []
         self._move(ControlEvent.RELEASE)
         return [frames.encode(frames.Release())]
+
+    def request_view(self, view: View, fps: int = DEFAULT_FPS) -> list[Message]:
+        """Ask for the screen's state (``screen``, at most ``fps`` frames a second: a tile) or
+        the byte stream (``stream``: a snapshot at the view's offset, then the bytes)."""
+        return [frames.encode(SetView(view, fps))]
 
     def request_resync(self) -> list[Message]:
         """Ask for a fresh snapshot; the output backlog before it will be skipped."""

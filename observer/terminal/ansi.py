@@ -7,6 +7,7 @@ saved cursors, the alternate screen, margins, tab stops, modes, character sets a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from pyte import charsets as cs
@@ -48,22 +49,32 @@ def sgr(cell: Cell) -> str:
 def _paint(out: list[str], grid: Grid, columns: int) -> None:
     pen = None
     for y, cells in enumerate(grid):
-        last = columns
-        while last and cells[last - 1] == BLANK:
-            last -= 1
-        if not last:
-            continue
-        out.append(f"\x1b[{y + 1}H")
-        x = 0
-        while x < last:
-            cell = cells[x]
-            attrs = cell._replace(data=" ")
-            if attrs != pen:
-                out.append(sgr(attrs))
-                pen = attrs
-            out.append(cell.data or " ")
-            wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
-            x += 2 if wide else 1
+        if any(cell != BLANK for cell in cells[:columns]):
+            out.append(f"\x1b[{y + 1}H")
+            pen = paint_row(out, cells, columns, pen)
+
+
+def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | None) -> Cell | None:
+    """Append one row's SGR and text to ``out``, trailing blanks left out; return the pen.
+
+    ``pen`` is the attributes in force before (``None``: unknown, the first cell sets them). A
+    wide character's second cell (``""``) takes no text of its own. Also used for the rows of
+    screen-sync frames (:mod:`observer.server.screen_sync`).
+    """
+    last = columns
+    while last and cells[last - 1] == BLANK:
+        last -= 1
+    x = 0
+    while x < last:
+        cell = cells[x]
+        attrs = cell._replace(data=" ")
+        if attrs != pen:
+            out.append(sgr(attrs))
+            pen = attrs
+        out.append(cell.data or " ")
+        wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
+        x += 2 if wide else 1
+    return pen
 
 
 def _charsets(g0: str, g1: str, shifted: int) -> str:

@@ -28,11 +28,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from observer.client import DEFAULT_IDLE_RELEASE
 from observer.errors import UsageError
+from observer.protocol import frames
+from observer.protocol.adapters import PROTOCOLS
 
-DEFAULT_API_VERSION = "2024-02-02-preview"
-PROTOCOLS = ("observer", "raw", "ttyd", "jupyter")
-DEFAULT_IDLE_RELEASE = 300.0
+DEFAULT_API_VERSION = frames.API_VERSION
 _SECRET_WORDS = ("token", "password", "secret", "authorization", "bearer")
 #: A profile name is a TOML bare key (written as ``[profiles.NAME]`` without quoting) and a word
 #: on the command line (``observer watch NAME``): not a URL, no spaces.

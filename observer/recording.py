@@ -40,32 +40,16 @@ from observer.asciicast import (
     format_size,
 )
 from observer.asciicast.redact import Redactor
+from observer.client.recording_policy import RecordingPolicy
 from observer.errors import InvalidState, ObserverError, UsageError
 from observer.spool import Spool
 
-__all__ = ["HOLD_LIMIT", "Clock", "Mark", "Recorder", "endpoint_host"]
+__all__ = ["HOLD_LIMIT", "Clock", "Recorder", "endpoint_host", "recording_policy"]
 
 Clock = Callable[[], float]
 
 HOLD_LIMIT: Final = 0.1
 """Seconds text may be held back for redaction before :meth:`Recorder.tick` writes it anyway."""
-
-
-class Mark:
-    """Marker labels the observer writes itself (a user's own mark carries the user's text).
-
-    Players list markers by label, so these read as plain words.
-    """
-
-    CONNECTED: Final = "connected"
-    RECONNECTED: Final = "reconnected"
-    GAP: Final = "gap"
-    """After a reconnect the server sent a snapshot instead of the missed bytes."""
-    TAKEOVER_STARTED: Final = "takeover started"
-    TAKEOVER_ENDED: Final = "takeover ended"
-    WAITING: Final = "agent waiting"
-    """The agent seems to wait for a human (a prompt, no output for a while)."""
-    EXITED: Final = "exited"
 
 
 def endpoint_host(endpoint: str) -> str:
@@ -175,9 +159,11 @@ class Recorder:
             raise self._write_failed(error) from None
 
     def _open(self, overwrite: bool) -> io.FileIO:
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
         try:
+            # 0600: a recording holds whatever the agent showed; nobody else on the laptop reads it.
             # Unbuffered: the spool gathers lines itself and writes them in one call.
-            return io.FileIO(self.path, "w" if overwrite else "x")
+            return io.FileIO(os.open(self.path, flags, 0o600), "w")
         except FileExistsError:
             raise UsageError(
                 f"{self.path} already exists — choose another file name or allow overwriting"
@@ -342,3 +328,32 @@ class Recorder:
             f"writing the recording {self.path} failed: {error.strerror} — "
             "free some disk space or record to another file"
         )
+
+
+def recording_policy(
+    path: str | os.PathLike[str],
+    *,
+    identifier: str | None = None,
+    endpoint: str | None = None,
+    format: CastFormat = "v3",
+    overwrite: bool = False,
+    record_input: bool = False,
+) -> RecordingPolicy:
+    """The recording policy of every recorder, writing to a :class:`Recorder` at ``path``.
+
+    The file is created at the session's first screen, with its size and title.
+    """
+
+    def open_sink(cols: int, rows: int, title: str) -> Recorder:
+        return Recorder(
+            path,
+            cols=cols,
+            rows=rows,
+            title=title or None,
+            identifier=identifier,
+            endpoint=endpoint,
+            format=format,
+            overwrite=overwrite,
+        )
+
+    return RecordingPolicy(open_sink, record_input=record_input)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -13,12 +14,11 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from observer.app.collector import QUIET_AFTER, CollectorPacing
-from observer.app.messages import ControlUpdated, SessionNoticed
-from observer.app.pump import pump
+from observer.app.feeder import feed
+from observer.app.links import Link
+from observer.app.messages import SessionChanged
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
-from observer.app.session import LiveSession, Notice
-from observer.app.source import SessionSource
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
 from observer.errors import ObserverError, ThemeError
@@ -39,12 +39,10 @@ class ObserverApp(App[int]):
 
     def __init__(
         self,
-        sources: Sequence[SessionSource],
+        links: Sequence[Link],
         *,
         theme: str | None = None,
         config_dir: Path | None = None,
-        idle_release: float = 300.0,
-        scrollback: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
         screenshot_dir: Path | None = None,
     ) -> None:
@@ -52,8 +50,9 @@ class ObserverApp(App[int]):
         self.clock = clock
         self.screenshot_dir = screenshot_dir or Path.cwd()
         """Monotonic seconds for agent states (injected: screenshots and tests freeze it)."""
-        self.sessions = [LiveSession(source, scrollback=scrollback) for source in sources]
-        self.idle_release = idle_release
+        self.links = list(links)
+        for link in self.links:
+            link.session.on_status = lambda link=link: self.post_message(SessionChanged(link))
         self.theme_specs, self.theme_problems = load_themes(config_dir)
         for spec in self.theme_specs.values():
             self.register_theme(to_textual_theme(spec))
@@ -82,51 +81,55 @@ class ObserverApp(App[int]):
             self.notify(
                 str(problem), title="Theme not loaded", severity="error", markup=False, timeout=10
             )
-        for session in self.sessions:
-            self.run_worker(self._pump(session), group="sessions", exit_on_error=False)
+        for link in self.links:
+            self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.set_interval(1.0, self.check_agents)
         self.set_interval(FREEZE_EVERY, self.pace_collector)
-        if len(self.sessions) == 1:
-            self.push_screen(WatchScreen(self.sessions[0], self.palette))
+        if len(self.links) == 1:
+            self.push_screen(WatchScreen(self.links[0], self.palette))
         else:
-            self.push_screen(DashboardScreen(self.sessions, self.palette))
+            self.push_screen(DashboardScreen(self.links, self.palette))
 
-    async def _pump(self, session: LiveSession) -> None:
-        """Apply a source's events to its session (see :mod:`observer.app.pump`)."""
+    async def _drive(self, link: Link) -> None:
+        """Run a session's link, and parse what it receives (see :mod:`observer.app.feeder`)."""
+        ended = asyncio.Event()
+        feeder = asyncio.create_task(feed(link, clock=self.clock, ended=ended))
         try:
-            await pump(
-                session,
-                clock=self.clock,
-                notice=lambda s, n: self.post_message(SessionNoticed(s, n)),
-                control=lambda s: self.post_message(ControlUpdated(s)),
-            )
+            await link.run()
         except ObserverError as error:
-            if len(self.sessions) == 1 and session.connection == "connecting":
+            if len(self.links) == 1 and link.session.connections == 0:  # never connected
                 self.fatal = error
                 self.exit(1)
                 return
-            session.connection, session.reason = "closed", str(error)
-            self.post_message(SessionNoticed(session, Notice(str(error), "error")))
+            self.notify(self._prefixed(link, str(error)), severity="error", markup=False)
+        finally:
+            ended.set()
+            link.received.set()
+            await feeder
 
-    def on_session_noticed(self, message: SessionNoticed) -> None:
-        prefix = f"{message.session.label}: " if len(self.sessions) > 1 else ""
-        self.notify(prefix + message.notice.text, severity=message.notice.severity, markup=False)
+    def _prefixed(self, link: Link, text: str) -> str:
+        return f"{link.label}: {text}" if len(self.links) > 1 else text
 
-    def on_control_updated(self, message: ControlUpdated) -> None:
+    def on_session_changed(self, message: SessionChanged) -> None:
+        link = message.link
+        for notice in link.session.take_notices():
+            self.notify(self._prefixed(link, notice.text), severity=notice.severity, markup=False)
         for screen in self.screen_stack:
-            if isinstance(screen, WatchScreen) and screen.session is message.session:
-                screen.sync_control()
+            if isinstance(screen, WatchScreen | DashboardScreen):
+                screen.session_changed(link)
 
     def check_agents(self) -> None:
-        """Tell the user when an agent starts waiting for input."""
+        """Hand back idle control, and tell the user when an agent starts waiting for input."""
         now = self.clock()
-        for index, session in enumerate(self.sessions):
-            state, _ = session.agent_state(now)
+        for index, link in enumerate(self.links):
+            link.session.tick(now)
+            state = link.session.status(now).agent
             if state == "waiting" and self._states.get(index) != "waiting":
-                prefix = f"{session.label}: " if len(self.sessions) > 1 else ""
                 self.notify(
-                    f"{prefix}the agent is waiting for input", severity="warning", markup=False
+                    self._prefixed(link, "the agent is waiting for input"),
+                    severity="warning",
+                    markup=False,
                 )
             self._states[index] = state
 
@@ -135,8 +138,8 @@ class ObserverApp(App[int]):
         now = self.clock()
         self.collector.tick(
             any(
-                s.last_output is not None and now - s.last_output < QUIET_AFTER
-                for s in self.sessions
+                (last := link.session.last_output) is not None and now - last < QUIET_AFTER
+                for link in self.links
             )
         )
 
@@ -183,6 +186,6 @@ class ObserverApp(App[int]):
 
     async def on_unmount(self) -> None:
         self.collector.stop()
-        for session in self.sessions:
+        for link in self.links:
             with contextlib.suppress(ObserverError):
-                await session.source.close()
+                await link.close()

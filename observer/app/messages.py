@@ -4,21 +4,12 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from observer.app.session import LiveSession, Notice
+from observer.app.links import Link
 
 
-class SessionNoticed(Message):
-    """Something about a session the user should be told."""
+class SessionChanged(Message):
+    """A session's status changed, or it has something to tell the user."""
 
-    def __init__(self, session: LiveSession, notice: Notice) -> None:
+    def __init__(self, link: Link) -> None:
         super().__init__()
-        self.session = session
-        self.notice = notice
-
-
-class ControlUpdated(Message):
-    """Who holds a session's keyboard may have changed."""
-
-    def __init__(self, session: LiveSession) -> None:
-        super().__init__()
-        self.session = session
+        self.link = link

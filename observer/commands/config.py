@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from observer.commands._help import URL_HELP, add_action
-from observer.config import PROTOCOLS
+from observer.protocol.adapters import PROTOCOL_CHOICES
 
 NAME = "config"
 HELP = "show the config file (profiles, groups, settings) and add profiles to it"
@@ -24,7 +24,6 @@ examples:
   observer config themes                                  the colour themes there are
 """
 #: ``auto`` leaves the protocol out of the profile: it is detected when connecting.
-PROTOCOL_CHOICES = ("auto", *PROTOCOLS)
 
 
 def register(parser: argparse.ArgumentParser) -> None:

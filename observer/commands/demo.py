@@ -44,13 +44,12 @@ async def _run(args: argparse.Namespace) -> int:
     import sys
 
     from observer.app.app import ObserverApp
-    from observer.app.live import ConnectionSource
-    from observer.config import config_dir, load_config
+    from observer.commands.watch import build_link
+    from observer.config import Profile, config_dir, load_config
     from observer.demo import AGENT
     from observer.secrets import Secret
     from observer.server import Server
     from observer.tokens import Authenticator, TokenDigests
-    from observer.transport import Connection, ConnectionSettings
 
     token = secrets.token_urlsafe(32)  # held only in this process's memory
     env = {**os.environ, "OBSERVER_DEMO_SPEED": str(args.speed), "TERM": "xterm-256color"}
@@ -65,17 +64,12 @@ async def _run(args: argparse.Namespace) -> int:
     await server.start()
     try:
         url = f"ws://127.0.0.1:{server.port}/"
-        settings = ConnectionSettings(url=url, identifier="demo", protocol="observer")
-        source = ConnectionSource(
-            Connection(settings, Secret(token)), label=f"{url} · demo", record=args.record
-        )
         config = load_config()
-        app = ObserverApp(
-            [source],
-            theme=args.theme or config.theme,
-            config_dir=config_dir(),
-            idle_release=config.idle_release,
+        profile = Profile(name="demo", url=url, identifier="demo", protocol="observer")
+        link = build_link(
+            profile, record=args.record, idle_release=config.idle_release, token=Secret(token)
         )
+        app = ObserverApp([link], theme=args.theme or config.theme, config_dir=config_dir())
         await app.run_async()
         if app.fatal is not None:
             raise app.fatal

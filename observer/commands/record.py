@@ -6,9 +6,10 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from observer.protocol.adapters import PROTOCOL_CHOICES
+
 if TYPE_CHECKING:
-    from observer.recording import Recorder
-    from observer.transport import ConnectionEvent
+    from observer.client.watched import WatchedSession
 
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
@@ -16,7 +17,9 @@ DESCRIPTION = """\
 Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v3 by
 default, v2 with --format v2), crash-safe: a killed recorder leaves a playable file. Reconnects
 resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers:
-connect, reconnect, gap, "joined mid-stream" (raw, ttyd, Jupyter: no snapshot of the screen). The
+connect, disconnect/reconnect (one pair per outage), gap, "joined mid-stream" (raw, ttyd, Jupyter:
+no snapshot of the screen), exit. A peer whose program ends with the connection (ttyd, raw) is not
+reconnected: for ttyd that would start a new program. The
 token comes from the keyring (`observer auth login URL`) or OBSERVER_TOKEN, never the command line.
 The recorder never sends input or resizes the remote terminal.
 """
@@ -32,7 +35,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``record`` options."""
     parser.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
     parser.add_argument(
-        "--identifier", default="", help="session identifier (Jupyter: terminal name)"
+        "--identifier", "-i", default="", help="session identifier (Jupyter: terminal name)"
     )
     parser.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="asciicast file to create"
@@ -41,7 +44,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--protocol",
         default="auto",
-        help="observer, raw, ttyd, jupyter, or auto (from the negotiated subprotocol; default)",
+        choices=PROTOCOL_CHOICES,
+        help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
     parser.add_argument("--format", choices=("v3", "v2"), default="v3", help="asciicast version")
     parser.add_argument(
@@ -108,10 +112,14 @@ async def _token(url: str) -> tuple[Any, Exception | None]:
 async def _record(args: argparse.Namespace) -> int:
     import asyncio
     import contextlib
+    import time
 
+    from observer.client.watched import WatchedSession
     from observer.errors import ConnectionFailed
     from observer.protocol.adapters import parse_protocol
-    from observer.transport import API_VERSION, Connection, ConnectionSettings
+    from observer.recording import recording_policy
+    from observer.transport.connection import Connection
+    from observer.transport.settings import API_VERSION, ConnectionSettings
 
     cols, rows = _size(args.size)
     settings = ConnectionSettings(
@@ -127,14 +135,27 @@ async def _record(args: argparse.Namespace) -> int:
         ping_timeout=args.ping_timeout,
     )
     token, store_error = await _token(args.url)
-    connection = Connection(settings, token)
-    sink = RecordingSink(args, connection.endpoint.origin)
+    policy = recording_policy(
+        args.output,
+        identifier=args.identifier or None,
+        endpoint=args.url,
+        format=args.format,
+        overwrite=args.overwrite,
+    )
+    session = WatchedSession(
+        identifier=args.identifier,
+        size=(cols, rows),
+        recording=policy,
+        reconnect=settings.reconnect_policy(),
+        show=False,
+        stop_at_exit=True,
+    )
+    session.on_status = lambda: _report(session)
+    connection = Connection(settings, session, token)
+    started = time.monotonic()
     try:
         async with asyncio.timeout(args.duration):
-            async for event in connection.events():
-                sink.handle(event)
-                if sink.exited:
-                    break  # the agent's program ended: the recording is complete
+            await connection.run()
     except TimeoutError:
         pass  # --duration reached
     except ConnectionFailed as failure:
@@ -144,100 +165,18 @@ async def _record(args: argparse.Namespace) -> int:
     finally:
         with contextlib.suppress(Exception):
             await connection.close()
-        sink.close()
-    if sink.recorder is None:
+        session.close()
+    if policy.sink is None:
         print(f"observer: nothing was recorded — {args.output} was not created", file=sys.stderr)
         return 1
-    print(
-        f"recorded {sink.recorder.events} events in {sink.elapsed:.1f} s to {args.output}",
-        file=sys.stderr,
-    )
+    events = getattr(policy.sink, "events", 0)
+    elapsed = time.monotonic() - started
+    print(f"recorded {events} events in {elapsed:.1f} s to {args.output}", file=sys.stderr)
     return 0
 
 
-class RecordingSink:
-    """Turn connection events into asciicast events, creating the file at the first screen."""
-
-    def __init__(self, args: argparse.Namespace, origin: str) -> None:
-        self.args = args
-        self.origin = origin
-        self.recorder: Recorder | None = None
-        self.elapsed = 0.0
-        self.size = (0, 0)
-        self.exited = False
-        self._connections = 0
-
-    def _open(self, cols: int, rows: int, title: str) -> Recorder:
-        from observer.recording import Recorder
-
-        if self.recorder is None:
-            self.recorder = Recorder(
-                self.args.output,
-                cols=cols,
-                rows=rows,
-                title=title or None,
-                identifier=self.args.identifier or None,
-                endpoint=self.origin,
-                format=self.args.format,
-                overwrite=self.args.overwrite,
-            )
-            self.recorder.marker("connect")
-            self.size = (cols, rows)
-        return self.recorder
-
-    def _resize(self, recorder: Recorder, cols: int, rows: int) -> None:
-        if (cols, rows) != self.size:
-            recorder.resize(cols, rows)
-            self.size = (cols, rows)
-
-    def handle(self, event: ConnectionEvent) -> None:
-        """Record one event (and report connection trouble on stderr)."""
-        from observer.protocol import events as ev
-        from observer.transport import Connected, Disconnected, GapDetected, Reconnecting
-
-        recorder = self.recorder
-        match event:
-            case ev.SessionStarted(cols=cols, rows=rows, title=title, complete=complete):
-                fresh = recorder is None
-                recorder = self._open(cols, rows, title)
-                self._resize(recorder, cols, rows)
-                if not complete and fresh:
-                    recorder.marker("joined mid-stream: the screen may be incomplete")
-            case ev.OutputReceived(data=data) if recorder is not None:
-                recorder.output(data)
-            case ev.SnapshotReceived(data=data, cols=cols, rows=rows, gap=gap):
-                recorder = self._open(cols, rows, "")
-                if gap:
-                    recorder.marker("gap")
-                self._resize(recorder, cols, rows)
-                # A snapshot repaints a fresh terminal: reset (RIS, ECMA-48 8.3.105) then repaint.
-                recorder.output(b"\x1bc" + data)
-            case ev.Resized(cols=cols, rows=rows) if recorder is not None:
-                self._resize(recorder, cols, rows)
-            case ev.Exited(status=status) if recorder is not None:
-                self.exited = True
-                if status is None:
-                    recorder.marker("exit")
-                else:
-                    recorder.exit(status)
-            case GapDetected() if recorder is not None:
-                recorder.marker("gap")
-            case Connected():
-                self._connections += 1
-                if self._connections > 1 and recorder is not None:
-                    recorder.marker("reconnect")
-            case Reconnecting(delay=delay, reason=reason):
-                print(f"observer: {reason} — reconnecting in {delay:.1f} s", file=sys.stderr)
-            case Disconnected(reason=reason):
-                print(f"observer: disconnected: {reason}", file=sys.stderr)
-            case ev.ProtocolViolation(reason=reason):
-                print(f"observer: the endpoint sent something malformed: {reason}", file=sys.stderr)
-            case _:
-                pass
-        if self.recorder is not None:
-            self.elapsed = self.recorder.elapsed()
-
-    def close(self) -> None:
-        """Close the file (flush + fsync)."""
-        if self.recorder is not None:
-            self.recorder.close()
+def _report(session: WatchedSession) -> None:
+    """Connection trouble and refusals on stderr (a headless recorder has nobody else to tell)."""
+    for notice in session.take_notices():
+        if notice.severity != "information":
+            print(f"observer: {notice.text}", file=sys.stderr)

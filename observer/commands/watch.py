@@ -6,9 +6,13 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from observer.protocol.adapters import PROTOCOL_CHOICES
+
 if TYPE_CHECKING:
-    from observer.app.live import ConnectionSource
     from observer.config import Profile
+    from observer.protocol.adapters import ProtocolName
+    from observer.secrets import Secret
+    from observer.transport.connection import Connection
 
 NAME = "watch"
 HELP = "watch an agent's terminal live (several at once as a dashboard); take over with ctrl+t"
@@ -33,11 +37,24 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("targets", nargs="+", metavar="URL_OR_PROFILE")
     parser.add_argument("--identifier", "-i", help="session identifier (with a URL)")
     parser.add_argument(
-        "--protocol", choices=("observer", "raw", "ttyd", "jupyter"), help="default: detected"
+        "--protocol",
+        choices=PROTOCOL_CHOICES,
+        default="auto",
+        help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
     parser.add_argument("--api-version", default=None, help="endpoint API version")
     parser.add_argument("--control", action="store_true", help="ask for control when connecting")
     parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    parser.add_argument(
+        "--record-input",
+        action="store_true",
+        help="with --record: also record the keys you send in control (never while echo is off)",
+    )
+    parser.add_argument(
+        "--keep-remote-size",
+        action="store_true",
+        help="in control, leave the remote terminal's size alone (default: it follows your window)",
+    )
     parser.add_argument("--theme", metavar="NAME", help="colour theme (see the command palette)")
 
 
@@ -56,7 +73,7 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
                 name=args.identifier,
                 url=urls[0],
                 identifier=args.identifier,
-                protocol=args.protocol,
+                protocol=None if args.protocol == "auto" else args.protocol,
                 api_version=args.api_version or DEFAULT_API_VERSION,
             )
         ]
@@ -65,15 +82,23 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     return resolve_profiles(args.targets, load_config())
 
 
-def build_source(
-    profile: Profile, *, control: bool = False, record: Path | None = None
-) -> ConnectionSource:
-    """A live source for a profile, with the token from the keyring or OBSERVER_TOKEN."""
-    from observer.app.live import ConnectionSource
+def build_link(
+    profile: Profile,
+    *,
+    control: bool = False,
+    record: Path | None = None,
+    record_input: bool = False,
+    follow_size: bool = True,
+    idle_release: float | None = None,
+    token: Secret | None = None,
+) -> Connection:
+    """A live link for a profile, with the token given or from the keyring or OBSERVER_TOKEN."""
+    from observer.client import DEFAULT_IDLE_RELEASE
+    from observer.client.watched import WatchedSession
     from observer.errors import TokenStoreError
-    from observer.protocol.adapters import ProtocolName
+    from observer.recording import recording_policy
     from observer.secrets import TokenStore
-    from observer.transport import Connection, ConnectionSettings
+    from observer.transport.settings import ConnectionSettings
 
     settings = ConnectionSettings(
         url=profile.url,
@@ -83,15 +108,32 @@ def build_source(
         api_version=profile.api_version,
     )
     token_error: TokenStoreError | None = None
-    try:
-        token = TokenStore().get(profile.url)
-    except TokenStoreError as error:
-        # No usable keyring: try without a token (loopback endpoints may not need one); if the
-        # endpoint answers 403, the failure is this error, which names the fixes.
-        token, token_error = None, error
-    connection = Connection(settings, token, token_error=token_error)
-    label = f"{connection.endpoint.origin} · {profile.identifier}"
-    return ConnectionSource(connection, label=label, record=record)
+    if token is None:
+        try:
+            token = TokenStore().get(profile.url)
+        except TokenStoreError as error:
+            # No usable keyring: try without a token (loopback endpoints may not need one); if
+            # the endpoint answers 403, the failure is this error, which names the fixes.
+            token, token_error = None, error
+    connection_label = profile.name or profile.identifier
+    policy = None
+    if record is not None:
+        policy = recording_policy(
+            record, identifier=profile.identifier, endpoint=profile.url, record_input=record_input
+        )
+    session = WatchedSession(
+        identifier=profile.identifier,
+        want_control=control,
+        recording=policy,
+        reconnect=settings.reconnect_policy(),
+        follow_size=follow_size,
+        idle_release=DEFAULT_IDLE_RELEASE if idle_release is None else idle_release,
+    )
+    from observer.endpoints import parse_endpoint
+    from observer.transport.connection import Connection
+
+    label = f"{connection_label} · {parse_endpoint(profile.url).origin}"
+    return Connection(settings, session, token, token_error=token_error, label=label)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,13 +153,20 @@ def run(args: argparse.Namespace) -> int:
     theme = args.theme or config.theme
     if theme is not None:
         load_theme(theme, config_dir())  # a wrong name fails here, before any keyring prompt
-    sources = [build_source(p, control=args.control, record=args.record) for p in profiles]
-    app = ObserverApp(
-        sources,
-        theme=theme,
-        config_dir=config_dir(),
-        idle_release=config.idle_release,
-    )
+    if args.record_input and args.record is None:
+        raise UsageError("--record-input goes with --record FILE")
+    links = [
+        build_link(
+            p,
+            control=args.control,
+            record=args.record,
+            record_input=args.record_input,
+            follow_size=not args.keep_remote_size,
+            idle_release=config.idle_release,
+        )
+        for p in profiles
+    ]
+    app = ObserverApp(links, theme=theme, config_dir=config_dir())
     app.run()
     if app.fatal is not None:
         raise app.fatal

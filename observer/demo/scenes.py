@@ -15,8 +15,10 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from observer.app.source import ConnectionChanged, LatencyMeasured, ScriptedSource, SourceEvent
+from observer.app.links import ConnectionChanged, LatencyMeasured, ScriptedLink, Step
 from observer.castfiles import open_cast
+from observer.client.recording_policy import RecordingPolicy
+from observer.client.watched import WatchedSession
 from observer.protocol.events import (
     ControlChanged,
     Exited,
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
     from observer.app.app import ObserverApp
 
-Steps = list[tuple[float, SourceEvent]]
+Steps = list[tuple[float, Step]]
 APP_SIZE = (102, 33)
 """The recording's 100x30 terminal plus the view's border and the status bar."""
 
@@ -86,9 +88,37 @@ def steps_from(
     return steps
 
 
-def source(steps: Steps, label: str, *, recording: str | None = None) -> ScriptedSource:
-    """A scripted source with an endpoint-like label."""
-    return ScriptedSource(steps, label=label, recording=recording)
+def scripted_link(
+    steps: Steps, label: str, clock: Clock, *, recording: str | None = None
+) -> ScriptedLink:
+    """A scripted session with an endpoint-like label, on the scene's clock."""
+    policy = RecordingPolicy(_Unwritten) if recording else None
+    return ScriptedLink(WatchedSession(recording=policy), steps, label=label, clock=clock)
+
+
+class _Unwritten:
+    """A scene's recording: the status bar shows it recording; nothing is kept (no file)."""
+
+    def __init__(self, cols: int, rows: int, title: str) -> None:
+        self.size = (cols, rows)
+
+    def output(self, data: bytes) -> None:
+        """Dropped: a scene has nothing to keep."""
+
+    def input(self, data: bytes) -> None:
+        """Dropped."""
+
+    def marker(self, label: str = "") -> None:
+        """Dropped."""
+
+    def resize(self, cols: int, rows: int) -> None:
+        """Dropped."""
+
+    def exit(self, status: int) -> None:
+        """Dropped."""
+
+    def close(self) -> None:
+        """Nothing to close."""
 
 
 Prepare = Callable[["Pilot[int]", Clock], Awaitable[None]]
@@ -96,9 +126,9 @@ Prepare = Callable[["Pilot[int]", Clock], Awaitable[None]]
 
 async def _settle(pilot: Pilot[int], clock: Clock, seconds: float = 0.0) -> None:
     app = cast("ObserverApp", pilot.app)
-    for session in app.sessions:
-        if isinstance(session.source, ScriptedSource):
-            await asyncio.wait_for(session.source.drained.wait(), 30)
+    for link in app.links:
+        if isinstance(link, ScriptedLink):
+            await asyncio.wait_for(link.drained.wait(), 30)
     await pilot.pause(0.3)
     clock.now += seconds
     app.check_agents()  # the timer may not have ticked yet: notify deterministically now
@@ -143,7 +173,8 @@ def _one(
         if control:
             steps.append((0.0, ControlChanged("you")))
         label = "wss://sandbox.example.com · build-7"
-        return ObserverApp([source(steps, label, recording=recording)], theme=theme, clock=clock)
+        link = scripted_link(steps, label, clock, recording=recording)
+        return ObserverApp([link], theme=theme, clock=clock)
 
     return build
 
@@ -157,13 +188,13 @@ def _dashboard(path: Path, clock: Clock) -> ObserverApp:
         ("docs-1", "question", 0),
         ("tests-4", None, 0),
     )
-    sources = []
+    links = []
     for identifier, until, extra in plans:
         steps = steps_from(path, identifier, until=until, extra=extra)
         if identifier == "tests-4":
             steps.append((0.0, PresenceChanged(1)))
-        sources.append(source(steps, f"wss://sandbox.example.com · {identifier}"))
-    return ObserverApp(sources, clock=clock)
+        links.append(scripted_link(steps, f"wss://sandbox.example.com · {identifier}", clock))
+    return ObserverApp(links, clock=clock)
 
 
 async def _idle(pilot: Pilot[int], clock: Clock) -> None:

@@ -1,35 +1,29 @@
-"""The interface every client-side protocol session implements (sans-I/O).
+"""The interface every peer adapter implements: the wire format of one peer, and nothing else.
 
-A session is fed WebSocket messages (``str`` for text frames, ``bytes`` for binary) and returns
-:mod:`observer.protocol.events`; it is asked to send with ``send_*`` methods, which return the
-messages to write. It never touches a socket, a clock or an event loop: the transport moves
-messages, the tests drive it with literals.
-
-Watch mode is enforced here, before any byte leaves: in watch mode ``send_input`` and
-``send_resize`` return no message at all, for every adapter.
+An adapter is fed WebSocket messages (``str`` for text frames, ``bytes`` for binary) and returns
+:mod:`observer.protocol.events`; asked to encode input, a resize or a control request, it returns
+the messages to write. It holds no control state and decides nothing: whether a message may be
+sent at all (watch mode sends nothing) is decided once, by the client session core's mode table
+(:mod:`observer.client.watched`), before any ``encode_*`` is called. It never touches a socket, a
+clock or an event loop.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from observer.protocol.events import Capabilities, Event, Mode
+from observer.protocol.events import Capabilities, Event
 
 Message = str | bytes
 """One WebSocket message: ``str`` is sent as a text frame, ``bytes`` as a binary frame."""
 
 
-class ClientSession(Protocol):
-    """A client's view of one remote terminal over one connection."""
+class Adapter(Protocol):
+    """One connection's codec for one peer protocol."""
 
     #: WebSocket subprotocol to offer (``None``: offer none).
     subprotocol: str | None
     capabilities: Capabilities
-
-    @property
-    def mode(self) -> Mode:
-        """``watch`` or ``control``: whether this client may send input now."""
-        ...
 
     def opening_messages(self) -> list[Message]:
         """Messages to send right after the upgrade (ttyd's JSON init; empty for most)."""
@@ -39,22 +33,22 @@ class ClientSession(Protocol):
         """Feed one received message; return what it means. Never raises on bad input."""
         ...
 
-    def send_input(self, data: bytes) -> list[Message]:
-        """Keyboard input; no message at all unless this client is in control."""
+    def encode_input(self, data: bytes) -> list[Message]:
+        """Keyboard input as the peer wants it."""
         ...
 
-    def send_resize(self, cols: int, rows: int) -> list[Message]:
-        """Ask the remote PTY to resize; no message at all unless in control."""
+    def encode_resize(self, cols: int, rows: int) -> list[Message]:
+        """A request to resize the remote PTY (empty where the peer has none)."""
         ...
 
-    def request_control(self) -> list[Message]:
-        """Ask to take the keyboard (native: ``take``; adapters without arbitration switch locally)."""
+    def encode_take(self) -> list[Message]:
+        """A request for the keyboard (empty where the peer does no arbitration)."""
         ...
 
-    def release_control(self) -> list[Message]:
-        """Hand the keyboard back and return to watch mode."""
+    def encode_release(self) -> list[Message]:
+        """Handing the keyboard back (empty where the peer does no arbitration)."""
         ...
 
-    def request_resync(self) -> list[Message]:
-        """Ask for a fresh snapshot (only where ``capabilities.snapshot``)."""
+    def encode_resync(self) -> list[Message]:
+        """A request for a fresh snapshot (empty where the peer cannot send one)."""
         ...

@@ -160,19 +160,19 @@ class ServerConnection:
             return [Reply(frames.Error(frames.WATCH_ONLY, "this token allows watching only"))]
         if self.mode is ControlMode.CONTROL:
             return [Reply(frames.Control("you"))]
-        self.mode = next_mode(self.mode, ControlEvent.REQUEST) or self.mode
+        self.mode = next_mode(self.mode, ControlEvent.REQUEST)
         if self._arbiter.holder is not None:
-            self.mode = next_mode(self.mode, ControlEvent.DENIED) or self.mode
+            self.mode = next_mode(self.mode, ControlEvent.DENIED)
             message = "another client holds control; ask them to release it"
             return [Reply(frames.Error(frames.CONTROL_HELD, message))]
         self._arbiter.holder = self.id
-        self.mode = next_mode(self.mode, ControlEvent.GRANTED) or self.mode
+        self.mode = next_mode(self.mode, ControlEvent.GRANTED)
         return [ControlMoved()]
 
     def _release(self) -> list[Decision]:
         if self.mode is not ControlMode.CONTROL:
             return [Reply(frames.Error(frames.NOT_HOLDER, "you do not hold control"))]
-        self.mode = next_mode(self.mode, ControlEvent.RELEASE) or self.mode
+        self.mode = next_mode(self.mode, ControlEvent.RELEASE)
         self._arbiter.holder = None
-        self.mode = next_mode(self.mode, ControlEvent.LOST) or self.mode
+        self.mode = next_mode(self.mode, ControlEvent.LOST)
         return [ControlMoved()]

@@ -14,18 +14,40 @@ Holder = Literal["you", "other", "none"]
 Mode = Literal["watch", "control"]
 
 
+Arbitration = Literal["server", "none"]
+ExitReport = Literal["frame", "close"]
+Reconnect = Literal["resume", "rejoin", "new program"]
+
+
 @dataclass(frozen=True, slots=True)
 class Capabilities:
-    """What a peer protocol supports; the UI hides what it cannot do."""
+    """What a peer does, in words that mean one thing everywhere (DESIGN.md, "Peers").
 
+    The client session core reads these and nothing else to decide what a user may do and what a
+    reconnect means; the UI shows only what is true for the peer.
+    """
+
+    arbitration: Arbitration
+    """Who decides who types: ``server`` (native ``take``/``release``) or ``none``: the peer takes
+    input from any client, so taking control is our own decision and the peer may still ignore
+    the input (a read-only ttyd)."""
     snapshot: bool
     """The peer can send the whole current screen (late join, resync)."""
     resume: bool
     """A reconnect can ask for the bytes since an offset (``since=``)."""
-    control: bool
-    """The peer arbitrates one controller; otherwise input is sent and trusted to the peer."""
     resize: bool
     """The client can resize the remote PTY (only ever while in control)."""
+    exit: ExitReport
+    """How the program's end is reported: a ``frame`` (native ``exit``, Jupyter ``disconnect``),
+    or the socket's ``close`` (ttyd closes without a close frame when its program ends)."""
+    reconnect: Reconnect
+    """What a new connection gives: the same stream resumed, the same program rejoined (its
+    screen may be incomplete), or a ``new program`` (ttyd starts one per connection)."""
+    watchers: bool
+    """The peer reports how many clients watch (otherwise the count is unknown, not 0)."""
+    identifier: bool
+    """The identifier selects something at the peer (native session, Jupyter terminal name);
+    False where the peer ignores it (ttyd, raw), so it is optional."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +105,14 @@ class ControlChanged:
     """Who holds the keyboard now, from our point of view."""
 
     holder: Holder
+
+
+@dataclass(frozen=True, slots=True)
+class ControlRefused:
+    """The peer refused our request for the keyboard (``code``: ``control_held``, ``watch_only``)."""
+
+    code: str
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +181,7 @@ Event = (
     | SnapshotReceived
     | Resized
     | ControlChanged
+    | ControlRefused
     | PresenceChanged
     | TitleChanged
     | Exited

@@ -17,14 +17,18 @@ Rules (one row of ``TRANSITIONS`` each):
   before the server confirms.
 - LOST (``control`` with ``holder`` other or none) moves CONTROL and RELEASED to WATCH. While
   REQUESTING, another holder's name changes nothing: the answer to our ``take`` is still coming.
-- A pair missing from the table is not allowed: :func:`next_mode` returns ``None`` and the caller
-  decides (the server answers with an ``error`` frame; the client ignores it).
+- A pair missing from the table is a bug: :func:`next_mode` raises :class:`InvalidState` (as h11
+  does). Where the pair comes from the network (a client's ``release`` while watching, a server's
+  refusal nobody asked for), the caller asks :func:`allows` first and answers or ignores it
+  explicitly.
 """
 
 from __future__ import annotations
 
 from enum import Enum
 from typing import Final
+
+from observer.errors import InvalidState
 
 
 class ControlMode(Enum):
@@ -68,9 +72,22 @@ TRANSITIONS: Final[dict[tuple[ControlMode, ControlEvent], ControlMode]] = {
 }
 
 
-def next_mode(mode: ControlMode, event: ControlEvent) -> ControlMode | None:
-    """Return the mode after ``event``, or ``None`` if the table does not allow it."""
-    return TRANSITIONS.get((mode, event))
+def allows(mode: ControlMode, event: ControlEvent) -> bool:
+    """Whether the table has a row for ``event`` in ``mode``."""
+    return (mode, event) in TRANSITIONS
+
+
+def next_mode(mode: ControlMode, event: ControlEvent) -> ControlMode:
+    """Return the mode after ``event``.
+
+    Raises:
+        InvalidState: the table has no such pair (a caller's bug: check :func:`allows` first for
+            events that come from the network).
+    """
+    try:
+        return TRANSITIONS[(mode, event)]
+    except KeyError:
+        raise InvalidState(f"no control transition for {event.value} in {mode.value}") from None
 
 
 def may_send_input(mode: ControlMode) -> bool:

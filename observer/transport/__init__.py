@@ -3,28 +3,7 @@
 from __future__ import annotations
 
 from observer.transport.connection import Connection
-from observer.transport.events import (
-    Connected,
-    ConnectionEvent,
-    Disconnected,
-    GapDetected,
-    Reconnecting,
-    TransportEvent,
-)
 from observer.transport.safety import RedactingLogger, check_token
-from observer.transport.settings import API_VERSION, Backoff, ConnectionSettings
+from observer.transport.settings import API_VERSION, ConnectionSettings
 
-__all__ = [
-    "API_VERSION",
-    "Backoff",
-    "Connected",
-    "Connection",
-    "ConnectionEvent",
-    "ConnectionSettings",
-    "Disconnected",
-    "GapDetected",
-    "Reconnecting",
-    "RedactingLogger",
-    "TransportEvent",
-    "check_token",
-]
+__all__ = ["API_VERSION", "Connection", "ConnectionSettings", "RedactingLogger", "check_token"]

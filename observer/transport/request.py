@@ -7,6 +7,7 @@ from urllib.parse import quote
 
 from observer.endpoints import Endpoint, connection_url
 from observer.protocol.adapters import JUPYTER_PATH, ProtocolName
+from observer.protocol.adapters.native import query_params
 from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 
@@ -30,10 +31,9 @@ def request_url(
         if protocol == "jupyter" and JUPYTER_PATH not in path:
             path = path.rstrip("/") + JUPYTER_PATH + quote(settings.identifier, safe="")
         return connection_url(endpoint, {}, path=path)
-    params = {"identifier": settings.identifier, "api-version": settings.api_version}
-    params["mode"] = "control" if control else "watch"
-    if since is not None:
-        params["since"] = str(since)
+    params = query_params(
+        settings.identifier, control=control, since=since, api_version=settings.api_version
+    )
     return connection_url(endpoint, params)
 
 

@@ -1,4 +1,4 @@
-"""Connection settings (no secrets) and the reconnect backoff."""
+"""Connection settings (no secrets)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from observer.client.reconnect import Backoff, ReconnectPolicy
+from observer.protocol import frames
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.events import Mode
 
-API_VERSION = "2024-02-02-preview"
+API_VERSION = frames.API_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,25 +49,11 @@ class ConnectionSettings:
     max_size: int = 16 * 2**20
     ssl_context: ssl.SSLContext | None = field(default=None, compare=False)
 
-
-class Backoff:
-    """Jittered exponential delays (equal jitter): ``d/2 + random() * d/2``, ``d`` doubling to ``cap``.
-
-    Randomness is injected so tests are deterministic; ``reset`` after a stable connection.
-    """
-
-    def __init__(
-        self, initial: float, cap: float, rand: Callable[[], float] = random.random
-    ) -> None:
-        self.initial, self.cap, self._rand = initial, cap, rand
-        self.attempt = 0
-
-    def next_delay(self) -> float:
-        """The delay before the next attempt; counts the attempt."""
-        ceiling = min(self.cap, self.initial * 2.0**self.attempt)
-        self.attempt += 1
-        return ceiling / 2 + self._rand() * ceiling / 2
-
-    def reset(self) -> None:
-        """Start again from the initial delay."""
-        self.attempt = 0
+    def reconnect_policy(self, rand: Callable[[], float] = random.random) -> ReconnectPolicy:
+        """The reconnect policy these settings describe (randomness injected for tests)."""
+        return ReconnectPolicy(
+            Backoff(self.initial_delay, self.max_delay, rand),
+            reconnect=self.reconnect,
+            retry_first=self.retry_first,
+            stable_after=self.stable_after,
+        )

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from observer.app.source import ConnectionChanged, ScriptedSource, SourceEvent
+from observer.app.links import ConnectionChanged, ScriptedLink, Step
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, SessionStarted
 
 
 def greeting(
     identifier: str = "agent-1", cols: int = 60, rows: int = 12
-) -> list[tuple[float, SourceEvent]]:
+) -> list[tuple[float, Step]]:
     return [
         (0.0, ConnectionChanged("connected")),
         (0.0, SessionStarted(identifier, "watch", cols, rows, 0, "none", 1, "")),
@@ -18,8 +19,19 @@ def greeting(
 
 
 def scripted(
-    output: Sequence[bytes] = (), identifier: str = "agent-1", cols: int = 60, rows: int = 12
-) -> ScriptedSource:
+    output: Sequence[bytes] = (),
+    identifier: str = "agent-1",
+    cols: int = 60,
+    rows: int = 12,
+    **session: object,
+) -> ScriptedLink:
     steps = greeting(identifier, cols, rows)
-    steps += [(0.0, OutputReceived(chunk, 0)) for chunk in output]
-    return ScriptedSource(steps, label=f"ws://127.0.0.1:9/ · {identifier}")
+    offset = 0
+    for chunk in output:
+        steps.append((0.0, OutputReceived(chunk, offset)))
+        offset += len(chunk)
+    return ScriptedLink(
+        WatchedSession(identifier=identifier, **session),  # type: ignore[arg-type]
+        steps,
+        label=f"ws://127.0.0.1:9/ · {identifier}",
+    )

@@ -43,13 +43,13 @@ async def test_enter_opens_the_focused_tile_and_escape_goes_back() -> None:
         await pilot.press("enter")
         await pilot.pause(0.1)
         assert isinstance(app.screen, WatchScreen)
-        assert app.screen.session is app.sessions[1]
+        assert app.screen.session is app.links[1].session
         await pilot.press("escape")
         await pilot.pause(0.1)
         assert isinstance(app.screen, DashboardScreen)
         await pilot.press("left", "left", "enter")
         await pilot.pause(0.1)
-        assert app.screen.session is app.sessions[2]
+        assert app.screen.session is app.links[2].session
 
 
 async def test_an_agent_exit_is_notified_on_the_dashboard() -> None:
@@ -57,7 +57,7 @@ async def test_an_agent_exit_is_notified_on_the_dashboard() -> None:
     app = ObserverApp(sources)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
-        await sources[1]._pending.put(Exited(3))
+        sources[1].push(Exited(3))
         await pilot.pause(0.2)
         assert any("a1" in n.message and "status 3" in n.message for n in app._notifications)
         tile = list(app.screen.query(Tile))[1]

@@ -17,13 +17,13 @@ import pytest
 from textual import events
 
 from observer.app.app import ObserverApp
-from observer.app.live import ConnectionSource
-from observer.protocol.events import OutputReceived
 from observer.secrets import Secret
 from observer.server import Server
 from observer.terminal import TerminalModel
 from observer.tokens import Authenticator, TokenDigests
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.connection import Connection
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, live_link
 
 LINES = 400_000
 SIZE = (80, 24)
@@ -56,10 +56,12 @@ class Flood:
     def __init__(self, server: Server, token: str, folder: Path) -> None:
         self.server, self.token, self.folder = server, token, folder
 
-    def source(self) -> ConnectionSource:
+    def settings(self) -> ConnectionSettings:
         url = f"ws://127.0.0.1:{self.server.port}/"
-        settings = ConnectionSettings(url=url, identifier="t", protocol="observer")
-        return ConnectionSource(Connection(settings, Secret(self.token)), label=url)
+        return ConnectionSettings(url=url, identifier="t", protocol="observer")
+
+    def source(self) -> Connection:
+        return live_link(self.settings(), Secret(self.token))
 
     def go(self) -> None:
         (self.folder / "go").touch()
@@ -100,23 +102,23 @@ async def test_a_flood_ends_on_the_exact_final_screen_with_no_gap(flood: Flood) 
     (When it resyncs is checked, deterministically, by the pump's own tests.)"""
     app = ObserverApp([flood.source()])
     async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)):
-        session = app.sessions[0]
+        session = app.links[0].session
         await until(lambda: "ready>" in "".join(session.model.text()), "the prompt")
         flood.go()
         await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker")
         reference = TerminalModel(*SIZE)
         reference.feed(flood_bytes())
         assert session.model.text() == reference.text()
-        assert session.gaps == 0  # a resync's snapshot is not output lost in transit
+        assert session.status(0).gaps == 0  # a resync's snapshot is not output lost in transit
 
 
 async def test_keys_typed_in_control_reach_the_pty_during_a_flood(flood: Flood) -> None:
     app = ObserverApp([flood.source()])
     async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)) as pilot:
-        session = app.sessions[0]
+        session = app.links[0].session
         await until(lambda: "ready>" in "".join(session.model.text()), "the prompt")
         await pilot.press("ctrl+t", "y")
-        await until(lambda: session.holder == "you", "control")
+        await until(lambda: session.in_control, "control")
         flood.go()
         typed = b""
         for character in "abcdefghij":
@@ -128,20 +130,21 @@ async def test_keys_typed_in_control_reach_the_pty_during_a_flood(flood: Flood) 
         await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker")
 
 
-async def test_the_connection_counts_output_received_but_not_yet_taken(flood: Flood) -> None:
-    connection = flood.source().connection
-    events = connection.events().__aiter__()
+async def test_the_session_counts_output_received_but_not_yet_parsed(flood: Flood) -> None:
+    """One inbox, one counter: what the connection received waits in the core until fed."""
+    client = Client(flood.settings(), Secret(flood.token))
+    session = client.session
+    events = client.events()
     try:
         await anext(events)  # connected: the receive loop runs from now on
         flood.go()
-        await until(lambda: connection.backlog > 100_000, "output piling up unread")
-        taken, tail = 0, b""
-        while b"END-OF-FLOOD" not in tail:
-            event = await anext(events)
-            if isinstance(event, OutputReceived):
-                taken += len(event.data)
-                tail = (tail + event.data)[-32:]
-        assert connection.backlog == 0
-        assert taken > 100_000
+        await until(lambda: session.backlog > 100_000, "output piling up unparsed")
+        while "END-OF-FLOOD" not in "".join(session.model.text()):
+            if session.pending:
+                session.feed(1 << 20, 0.0)
+            else:
+                await asyncio.sleep(0.01)
+        assert session.backlog == 0 and not session.pending
     finally:
-        await connection.close()
+        await client.close()
+        await events.aclose()

@@ -18,14 +18,15 @@ from textual import events
 from websockets.asyncio.client import ClientConnection
 
 from observer.app.app import ObserverApp
-from observer.app.live import ConnectionSource
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.castfiles import open_cast
 from observer.secrets import Secret
 from observer.server import Server
 from observer.tokens import Authenticator, TokenDigests
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.connection import Connection
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import live_link
 
 KEY_LOGGER = """
 import os, sys, tty
@@ -45,12 +46,14 @@ class Live:
     def __init__(self, server: Server, token: str, keys: Path) -> None:
         self.server, self.token, self.keys = server, token, keys
 
-    def source(self, record: Path | None = None) -> ConnectionSource:
+    def source(self, record: Path | None = None, record_input: bool = False) -> Connection:
         url = f"ws://127.0.0.1:{self.server.port}/"
         settings = ConnectionSettings(
             url=url, identifier="t", protocol="observer", initial_delay=0.2, max_delay=0.5
         )
-        return ConnectionSource(Connection(settings, Secret(self.token)), label=url, record=record)
+        return live_link(
+            settings, Secret(self.token), label=url, record=record, record_input=record_input
+        )
 
     def received(self) -> bytes:
         return self.keys.read_bytes() if self.keys.exists() else b""
@@ -151,7 +154,7 @@ async def test_a_recording_keeps_output_and_only_the_input_sent_in_control(
     live: Live, tmp_path: Path
 ) -> None:
     cast = tmp_path / "session.cast"
-    app = ObserverApp([live.source(record=cast)])
+    app = ObserverApp([live.source(record=cast, record_input=True)])
     async with app.run_test(size=SIZE) as pilot:
         await until(lambda: "ready>" in screen_text(app), "the program's prompt")
         await pilot.press("w")

@@ -6,6 +6,7 @@ from rich.color import Color
 
 from observer.app.app import ObserverApp
 from observer.app.widgets.terminal_view import SYNC_TIMEOUT, TerminalView
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 
@@ -32,8 +33,8 @@ async def test_repaints_wait_while_a_synchronized_update_is_open_up_to_a_timeout
         view = app.screen.query_one(TerminalView)
         clock = FakeClock()
         view.clock = clock
-        session = app.sessions[0]
-        session.apply(OutputReceived(b"\x1b[?2026h\r\nduring", 0), 0.0)
+        session = app.links[0].session
+        feed(session, b"\x1b[?2026h\r\nduring")
         frames = view.frames
         view._flush()
         assert view.frames == frames  # held: the update is still open
@@ -43,7 +44,7 @@ async def test_repaints_wait_while_a_synchronized_update_is_open_up_to_a_timeout
         clock.now += SYNC_TIMEOUT
         view._flush()
         assert view.frames == frames + 1  # a stuck update does not freeze the view for ever
-        session.apply(OutputReceived(b"\x1b[?2026l", 0), 0.0)
+        feed(session, b"\x1b[?2026l")
         view._flush()
         assert view.frames == frames + 2
 
@@ -65,7 +66,7 @@ async def test_the_cursor_is_drawn_only_while_the_remote_shows_it() -> None:
             )
 
         assert cursor_cells() == 1
-        await source._pending.put(OutputReceived(b"\x1b[?25l", 0))
+        source.push(OutputReceived(b"\x1b[?25l", 0))
         await pilot.pause(0.2)
         assert cursor_cells() == 0
 
@@ -76,3 +77,10 @@ async def test_wide_characters_are_drawn_whole() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)
         assert "日本語 ok" in view_text(app.screen.query_one(TerminalView))
+
+
+def feed(session: WatchedSession, data: bytes) -> None:
+    """Output received and parsed at once (as the feeder would, without waiting for it)."""
+    session.received(data, 0.0)
+    while session.pending:
+        session.feed(1 << 20, 0.0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from observer.app.app import ObserverApp
-from observer.app.source import ScriptedSource
+from observer.app.links import ScriptedLink
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import greeting
 from tests.hostile.live import CapturingDriver, host_output, screen_text, until
@@ -19,7 +20,7 @@ async def test_a_line_rewritten_in_place_after_scrolling_is_repainted_on_the_hos
         (0.5, OutputReceived(b"\r\x1b[2Kspinner-2", len(lines) + 9)),  # a spinner's next frame
     ]
     CapturingDriver.written = []
-    app = ObserverApp([ScriptedSource(steps, label="scripted")])
+    app = ObserverApp([ScriptedLink(WatchedSession(), steps, label="scripted")])
     app.driver_class = CapturingDriver
     async with app.run_test(size=(80, 20), headless=False):
         await until(lambda: "spinner-1" in host_output(), "the first frame on the host")

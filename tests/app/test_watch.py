@@ -10,9 +10,9 @@ from __future__ import annotations
 from textual import events
 
 from observer.app.app import ObserverApp
+from observer.app.links import ConnectionChanged
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.watch import WatchScreen
-from observer.app.source import ConnectionChanged
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import ControlChanged, OutputReceived
@@ -147,10 +147,10 @@ async def test_the_status_bar_counts_down_to_the_next_reconnect() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
         assert "connected" in status_text(app)
-        await source._pending.put(ConnectionChanged("reconnecting", retry_in=5.0, reason="reset"))
+        source.push(ConnectionChanged("reconnecting", reason="reset"))
         await pilot.pause(0.1)
-        assert "reconnecting in 5 s" in status_text(app)
-        await source._pending.put(ConnectionChanged("connected"))
+        assert "reconnecting in 0 s" in status_text(app)  # the first retry is at once
+        source.push(ConnectionChanged("connected"))
         await pilot.pause(0.1)
         assert "reconnecting" not in status_text(app)
 
@@ -159,7 +159,7 @@ async def test_when_another_client_holds_control_ctrl_t_explains_and_asks_nothin
     source = scripted([b"$ "])
     app = ObserverApp([source])
     async with app.run_test(size=SIZE) as pilot:
-        await source._pending.put(ControlChanged("other"))
+        source.push(ControlChanged("other"))
         await pilot.pause(0.1)
         assert "held by another client" in status_text(app)
         await pilot.press("ctrl+t")
@@ -183,9 +183,10 @@ async def test_interrupt_sends_one_ctrl_c_and_returns_to_watching() -> None:
 
 
 async def test_control_returns_to_watch_after_the_idle_time() -> None:
-    source = scripted([b"$ "])
     clock = FakeClock()
-    app = ObserverApp([source], idle_release=60, clock=clock)
+    source = scripted([b"$ "], idle_release=60)
+    source.clock = clock
+    app = ObserverApp([source], clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+t", "y")
         await pilot.pause(0.1)
@@ -194,11 +195,11 @@ async def test_control_returns_to_watch_after_the_idle_time() -> None:
         clock.now += 50
         await pilot.press("a")
         clock.now += 50
-        await screen.release_if_idle()
+        app.check_agents()
         await pilot.pause(0.1)
         assert screen.control  # typing 50 s ago restarted the count
         clock.now += 11
-        await screen.release_if_idle()
+        app.check_agents()
         await pilot.pause(0.1)
         assert not screen.control
         assert source.requests == ["take", "release"]
@@ -214,7 +215,7 @@ async def test_scrollback_can_be_browsed_while_output_continues() -> None:
         await pilot.pause(0.1)
         before = screen_text(app)
         assert "jump to live" in before
-        await source._pending.put(OutputReceived(b"".join(b"more %d\r\n" % n for n in range(5)), 0))
+        source.push(OutputReceived(b"".join(b"more %d\r\n" % n for n in range(5)), 0))
         await pilot.pause(0.2)
         after = screen_text(app)
         assert "5 new lines" in after
@@ -225,17 +226,17 @@ async def test_scrollback_can_be_browsed_while_output_continues() -> None:
 
 
 async def test_new_lines_are_counted_and_followed_once_the_scrollback_is_full() -> None:
-    source = scripted([b"".join(b"line %d\r\n" % n for n in range(40))], rows=10)
-    app = ObserverApp([source], scrollback=20)
+    source = scripted([b"".join(b"line %d\r\n" % n for n in range(40))], rows=10, scrollback=20)
+    app = ObserverApp([source])
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
-        assert len(app.sessions[0].model.history) == 20  # full: it will not grow any more
+        assert len(app.links[0].session.model.history) == 20  # full: it will not grow any more
         await pilot.press("pageup")
         await pilot.pause(0.1)
         before = screen_text(app)
         for batch in range(2):
             more = b"".join(b"more %d.%d\r\n" % (batch, n) for n in range(3))
-            await source._pending.put(OutputReceived(more, 0))
+            source.push(OutputReceived(more, 0))
             await pilot.pause(0.2)
         after = screen_text(app)
         assert "6 new lines" in after

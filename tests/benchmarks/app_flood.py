@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from observer.app.live import ConnectionSource
 from textual import events
 from websockets.asyncio.client import ClientConnection
 
 from observer.app.app import ObserverApp
-from observer.app.live import ConnectionSource
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.terminal import TerminalModel

@@ -26,13 +26,14 @@ import time
 
 from observer.protocol.events import SnapshotReceived
 from observer.secrets import Secret
-from observer.transport import Connection, ConnectionSettings, Reconnecting
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Reconnecting
 from tests.integration.faultproxy import Fault, FaultProxy
 from tests.integration.test_client_native import TICKER, TOKEN, Assembler, native_server
 
 
 async def first_snapshot(url: str) -> float:
-    connection = Connection(
+    connection = Client(
         ConnectionSettings(url, identifier="agent", protocol="observer"), Secret(TOKEN)
     )
     started = time.perf_counter()
@@ -57,7 +58,7 @@ async def cuts(server: object, count: int) -> tuple[float, int, bool, int]:
             max_delay=0.05,
             stable_after=60,
         )
-        connection = Connection(settings, Secret(TOKEN))
+        connection = Client(settings, Secret(TOKEN))
         assembler = Assembler()
         started = time.perf_counter()
         async for event in connection.events():
@@ -84,7 +85,7 @@ async def blackhole(server: object, interval: float, timeout: float) -> float:
             ping_timeout=timeout,
             close_timeout=0.2,
         )
-        connection = Connection(settings, Secret(TOKEN))
+        connection = Client(settings, Secret(TOKEN))
         stream = connection.events()
         async for event in stream:
             if isinstance(event, SnapshotReceived):

@@ -230,10 +230,10 @@ class KeyFigures:
 
 
 async def keys_under_flood(folder: Path, data: bytes, presses: int, repeat: int) -> KeyFigures:
+    from observer.app.live import ConnectionSource
     from textual import events
 
     from observer.app.app import ObserverApp
-    from observer.app.live import ConnectionSource
     from observer.app.widgets.terminal_view import TerminalView
 
     async with Agent(folder, data, repeat) as agent:

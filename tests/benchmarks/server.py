@@ -32,8 +32,9 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from observer.protocol.adapters.native import NativeAdapter
+from observer.protocol.adapters.native import query as native_query
 from observer.protocol.events import SnapshotReceived
-from observer.protocol.session import NativeClientSession
 from tests.benchmarks.server_attacks import ResyncSpammer, print_hoarding
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +80,7 @@ async def serve(command: str, root: Path = ROOT):  # type: ignore[no-untyped-def
 
 
 async def watcher(port: int) -> ClientConnection:
-    query = NativeClientSession().query("default")
+    query = native_query("default")
     return await connect(
         f"ws://127.0.0.1:{port}{query}", subprotocols=["observer.v1"], max_size=None
     )
@@ -148,7 +149,7 @@ async def late_join(megabytes: int) -> tuple[float, float]:
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.05)
             await asyncio.sleep(1.0)  # let the server's model finish its backlog
-            session = NativeClientSession()
+            session = NativeAdapter()
             began = time.perf_counter()
             ws = await watcher(port)
             while True:
@@ -300,7 +301,7 @@ async def echo_milliseconds(rounds: int = 300) -> tuple[float, float]:
     server = Server(["sh", "-c", "stty raw -echo; exec cat"], auth=None, insecure=True)
     await server.start()
     try:
-        query = NativeClientSession(control=True).query("default")
+        query = native_query("default", control=True)
         async with connect(
             f"ws://127.0.0.1:{server.port}{query}", subprotocols=["observer.v1"], max_size=None
         ) as ws:
@@ -396,7 +397,7 @@ class StreamFollower:
 def upgrade(port: int) -> socket.socket:
     """A WebSocket connection to the benchmark's server, after its ``101``."""
     sock = socket.create_connection(("127.0.0.1", port))
-    query = NativeClientSession().query("default")
+    query = native_query("default")
     sock.sendall(
         f"GET {query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"

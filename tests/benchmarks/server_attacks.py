@@ -17,8 +17,8 @@ from pathlib import Path
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
+from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import SessionStarted
-from observer.protocol.session import NativeClientSession
 from observer.token_file import TokenEntry, append_entry
 from observer.tokens import digest, new_token
 
@@ -58,24 +58,25 @@ class ResyncSpammer:
             self._written += count
 
 
-Opened = tuple[ClientConnection, NativeClientSession] | str
-"""A connection that got its ``hello`` (and its session), or the refusal's status and body."""
+Opened = tuple[ClientConnection, str] | str
+"""A connection that got its ``hello`` (and the mode it got), or the refusal's status and body."""
 
 
 async def _open(port: int, token: str, control: bool = False) -> Opened:
-    session = NativeClientSession(control=control)
+    session = NativeAdapter()
     try:
         ws = await connect(
-            f"ws://127.0.0.1:{port}{session.query('default')}",
+            f"ws://127.0.0.1:{port}{query('default', control=control)}",
             additional_headers={"Authorization": f"Bearer {token}"},
             subprotocols=["observer.v1"],
             max_size=None,
         )
     except InvalidStatus as error:
         return f"{error.response.status_code} {error.response.body.decode().strip()}"
-    while not any(isinstance(e, SessionStarted) for e in session.receive(await ws.recv())):
-        pass
-    return ws, session
+    while True:
+        for event in session.receive(await ws.recv()):
+            if isinstance(event, SessionStarted):
+                return ws, event.mode
 
 
 def _outcome(opened: Opened) -> str:

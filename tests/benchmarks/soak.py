@@ -194,8 +194,9 @@ async def controller_visits(url: str, token: str, folder: Path) -> None:
 
 
 async def client_role(folder: Path, port: int) -> None:
-    from observer.app.app import ObserverApp
     from observer.app.live import ConnectionSource
+
+    from observer.app.app import ObserverApp
     from observer.secrets import Secret
     from observer.transport import Connection, ConnectionSettings
 

@@ -18,13 +18,14 @@ from pathlib import Path
 from textual.drivers.headless_driver import HeadlessDriver
 
 from observer.app.app import ObserverApp
-from observer.app.live import ConnectionSource
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.server import Server
 from observer.tokens import Authenticator, TokenDigests
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.connection import Connection
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import live_link
 
 HOSTILE_AGENT = """
 import os, sys, threading, time, tty
@@ -84,10 +85,10 @@ class HostileAgent:
     def start_payload(self) -> None:
         (self.folder / "go").touch()
 
-    def source(self) -> ConnectionSource:
+    def source(self) -> Connection:
         url = f"ws://127.0.0.1:{self.server.port}/"
         settings = ConnectionSettings(url=url, identifier="agent", protocol="observer")
-        return ConnectionSource(Connection(settings, Secret(self.token)), label=url)
+        return live_link(settings, Secret(self.token), label=url)
 
     def server_text(self) -> list[str]:
         return self.server.sessions["agent"].model.text()  # type: ignore[attr-defined,no-any-return]
@@ -166,9 +167,9 @@ async def pty_barrier(agent: HostileAgent) -> bytes:
 async def server_barrier(app: ObserverApp) -> None:
     """Ask the server for a snapshot and wait for it: the server has then handled everything
     this client sent before (a connection's messages are handled in order)."""
-    session = app.sessions[0]
+    session = app.links[0].session
     before = session.snapshots
-    assert await session.source.request_resync()
+    assert session.resync()
     await until(lambda: session.snapshots > before, "the server's answer to a resync")
 
 

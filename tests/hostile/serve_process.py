@@ -13,7 +13,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from observer.protocol.session import NativeClientSession
+from observer.protocol.adapters.native import query as native_query
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,11 +71,10 @@ async def read_stream_until(
     port: int, needle: bytes, token: str | None = None, timeout: float = 10.0
 ) -> bytes:
     """Connect as a watcher, replaying the whole output (``since=0``), until ``needle`` shows."""
-    session = NativeClientSession(since=0)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     ws: ClientConnection
     async with connect(
-        f"ws://127.0.0.1:{port}{session.query('default')}",
+        f"ws://127.0.0.1:{port}{native_query('default', since=0)}",
         subprotocols=["observer.v1"],
         additional_headers=headers,
         max_size=None,

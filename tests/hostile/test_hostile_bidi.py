@@ -69,7 +69,8 @@ def test_export_shows_placeholders_in_screens_labels_and_title(cast: Path) -> No
 
 
 async def test_the_watch_view_writes_no_bidi_control_to_the_host() -> None:
-    from observer.app.source import ScriptedSource
+    from observer.app.links import ScriptedLink
+    from observer.client.watched import WatchedSession
     from tests.hostile.live import screen_text
 
     steps = [
@@ -78,7 +79,7 @@ async def test_the_watch_view_writes_no_bidi_control_to_the_host() -> None:
         (0.0, OutputReceived(f"{TROJAN}\r\nEND-OF-BIDI\r\n".encode(), 0)),
     ]
     CapturingDriver.written = []
-    app = ObserverApp([ScriptedSource(steps, label="bidi")])
+    app = ObserverApp([ScriptedLink(WatchedSession(), steps, label="bidi")])
     app.driver_class = CapturingDriver
     async with app.run_test(size=(80, 16), headless=False) as pilot:
         await until(lambda: "END-OF-BIDI" in screen_text(app), "the output on the view")

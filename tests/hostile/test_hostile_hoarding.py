@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from observer.protocol.session import NativeClientSession
+from observer.protocol.adapters.native import query as native_query
 from observer.server import Server
 from observer.tokens import Authenticator, TokenDigests
 from tests.integration.server_support import observe, running_server
@@ -33,7 +33,7 @@ async def open_connection(
     stack: contextlib.AsyncExitStack, server: Server, token: str, identifier: str = "default"
 ) -> ClientConnection | tuple[int, str]:
     """An open connection, or the refusal's status and body."""
-    query = NativeClientSession().query(identifier)
+    query = native_query(identifier)
     try:
         ws = await connect(
             f"ws://127.0.0.1:{server.port}{query}",
@@ -75,7 +75,7 @@ async def test_a_watch_token_at_its_limit_leaves_room_for_a_controller_and_other
             observe(server, token=CONTROLLER, control=True) as controller,
             observe(server, token=OTHER_WATCHER) as watcher,
         ):
-            assert controller.session.mode == "control"
+            assert controller.mode == "control"
             assert watcher.session.offset is not None
 
 
@@ -89,7 +89,7 @@ async def test_watch_tokens_together_never_take_the_places_kept_for_control() ->
         assert first + second < 24
         assert refusal is not None and refusal[0] == 503 and "control" in refusal[1]
         async with observe(server, token=CONTROLLER, control=True) as controller:
-            assert controller.session.mode == "control"
+            assert controller.mode == "control"
 
 
 async def test_only_a_control_token_starts_a_session_on_demand() -> None:

@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 
 from observer.app.app import ObserverApp
 from observer.app.screens.confirm import ConfirmScreen
+from observer.app.widgets.terminal_view import TerminalView
 from observer.terminal import TerminalModel
 from tests.hostile import payloads
 from tests.hostile.live import (
@@ -65,10 +66,20 @@ async def repaint_everything(pilot: Pilot[int]) -> None:
 
 
 async def assert_the_remote_size_is_kept(app: ObserverApp, agent: HostileAgent) -> None:
-    """The host terminal's resize never resized the PTY (the remote size is authoritative)."""
+    """A watcher's host resize never resized the PTY (only a controller's view does)."""
     await server_barrier(app)  # a resize the client sent would have been handled by now
     model = agent.server.sessions["agent"].model  # type: ignore[attr-defined]
     assert (model.cols, model.rows) == SIZE
+
+
+async def assert_the_pty_follows_the_view(app: ObserverApp, agent: HostileAgent) -> None:
+    """In control, the PTY has the size of the controller's view, after every host resize."""
+    await server_barrier(app)
+    view = app.screen.query_one(TerminalView)
+    model = agent.server.sessions["agent"].model  # type: ignore[attr-defined]
+    await until(
+        lambda: (model.cols, model.rows) == (view.size.width, view.size.height), "the PTY size"
+    )
 
 
 def assert_nothing_foreign_reached_the_host(app_output: str) -> None:
@@ -131,6 +142,6 @@ async def test_a_controller_sends_only_what_the_user_typed(agent: HostileAgent) 
         print(f"keys reached the PTY {1000 * (time.monotonic() - pressed):.0f} ms after the press")
         assert app.is_running and app.return_code is None
         await repaint_everything(pilot)
-        await assert_the_remote_size_is_kept(app, agent)
+        await assert_the_pty_follows_the_view(app, agent)
         assert agent.pty_input() == expected + b"ok\r"
     assert_nothing_foreign_reached_the_host(host_output())

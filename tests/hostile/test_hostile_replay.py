@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from observer.app.app import ObserverApp
-from observer.app.source import ConnectionChanged, ScriptedSource, SourceEvent
+from observer.app.links import ConnectionChanged, ScriptedLink, Step
 from observer.castfiles import open_cast
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, Resized, SessionStarted
 from observer.recording import Recorder
 from observer.terminal import TerminalModel
@@ -126,8 +127,8 @@ def test_the_model_replays_the_recording_with_every_resize(recording: Path) -> N
     assert model.title == "[b]boss[/b] [@click=app.quit]q[/] \ufffd31m\ufffdevil"
 
 
-def recorded_steps(recording: Path) -> list[tuple[float, SourceEvent]]:
-    steps: list[tuple[float, SourceEvent]] = [
+def recorded_steps(recording: Path) -> list[tuple[float, Step]]:
+    steps: list[tuple[float, Step]] = [
         (0.0, ConnectionChanged("connected")),
         (0.0, SessionStarted("replay", "watch", 80, 24, 0, "none", 1, "")),
     ]
@@ -147,7 +148,7 @@ def recorded_steps(recording: Path) -> list[tuple[float, SourceEvent]]:
 async def test_the_view_plays_the_recording_and_writes_nothing_foreign(recording: Path) -> None:
     """The recording's events go through the app as a session source would deliver them
     (its view is the same ``TerminalView`` the ``replay`` command shows)."""
-    source = ScriptedSource(recorded_steps(recording), label="hostile.cast")
+    source = ScriptedLink(WatchedSession(), recorded_steps(recording), label="hostile.cast")
     CapturingDriver.written = []
     app = ObserverApp([source])
     app.driver_class = CapturingDriver
@@ -172,7 +173,10 @@ async def test_the_dashboard_shows_hostile_sessions_as_text_only() -> None:
     app.driver_class = CapturingDriver
     async with app.run_test(size=(120, 30), headless=False) as pilot:
         await until(
-            lambda: all(payloads.END.decode() in "".join(s.model.text()) for s in app.sessions),
+            lambda: all(
+                payloads.END.decode() in "".join(s.model.text())
+                for s in (link.session for link in app.links)
+            ),
             "both sessions at the end of the payload",
         )
         await pilot.resize_terminal(121, 30)  # a full repaint (see docs/proof.md, findings)

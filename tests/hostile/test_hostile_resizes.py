@@ -50,8 +50,8 @@ async def test_ten_thousand_resizes_leave_server_pty_and_watchers_consistent() -
     ):
         session = server.sessions["default"]
         for i in range(RESIZES):
-            await holder.send(holder.session.send_resize(*size(i)))
-        await holder.send(holder.session.send_resize(*FINAL))
+            await holder.send(holder.session.encode_resize(*size(i)))
+        await holder.send(holder.session.encode_resize(*FINAL))
         await wait_for(lambda: pty_size(server) == FINAL, timeout=60)
         await watcher.until(lambda c: last_size(c.events) == FINAL, timeout=60)
         await holder.until(lambda c: last_size(c.events) == FINAL, timeout=60)

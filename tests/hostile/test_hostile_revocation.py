@@ -55,7 +55,7 @@ async def test_revoking_a_token_closes_its_connections_and_the_agent_goes_on(
             observe(server, token=leaked, control=True) as intruder,
             observe(server, token=kept) as watcher,
         ):
-            assert intruder.session.mode == "control"
+            assert intruder.mode == "control"
             assert main(["token", "revoke", "leaked-laptop", "--file", str(path)]) == 0
             assert await closed_with(intruder.ws) == (1008, "token revoked")
             # Control was released; the other token's watcher and the agent were not touched.
@@ -87,9 +87,9 @@ async def test_sighup_rereads_the_token_file_even_when_it_looks_unchanged(
     async with serve_process(["--tokens", str(path)], "sleep 60") as running:
         from websockets.asyncio.client import connect
 
-        from observer.protocol.session import NativeClientSession
+        from observer.protocol.adapters.native import query as native_query
 
-        query = NativeClientSession().query("default")
+        query = native_query("default")
         async with connect(
             f"ws://127.0.0.1:{running.port}{query}",
             additional_headers={"Authorization": f"Bearer {doomed}"},

@@ -27,7 +27,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
 from observer.protocol.events import OutputReceived
-from observer.transport import ConnectionEvent
+from tests.client_support import Seen
 
 
 @dataclass
@@ -192,10 +192,8 @@ async def pty_bridge(
 ECHO_SCRIPT = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin: print('got', line.strip(), flush=True)"
 
 
-async def collect_until(
-    events: object, predicate: object, timeout: float = 15.0
-) -> list[ConnectionEvent]:
-    seen: list[ConnectionEvent] = []
+async def collect_until(events: object, predicate: object, timeout: float = 15.0) -> list[Seen]:
+    seen: list[Seen] = []
     output = bytearray()
 
     async def run() -> None:
@@ -210,5 +208,5 @@ async def collect_until(
     return seen
 
 
-def text_of(events: list[ConnectionEvent]) -> bytes:
+def text_of(events: list[Seen]) -> bytes:
     return b"".join(e.data for e in events if isinstance(e, OutputReceived))

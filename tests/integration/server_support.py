@@ -14,8 +14,10 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import (
     ControlChanged,
+    ControlRefused,
     ErrorReported,
     Event,
     Exited,
@@ -23,7 +25,6 @@ from observer.protocol.events import (
     SessionStarted,
     SnapshotReceived,
 )
-from observer.protocol.session import NativeClientSession
 from observer.server import Server
 from observer.terminal import TerminalModel
 from observer.tokens import Authenticator, TokenDigests
@@ -74,7 +75,7 @@ class Observer:
     """A real client: a websockets connection driven by the native session, with a model."""
 
     ws: ClientConnection
-    session: NativeClientSession
+    session: NativeAdapter
     model: TerminalModel | None = None
     events: list[Event] = field(default_factory=list)
     stream: bytearray = field(default_factory=bytearray)
@@ -129,8 +130,19 @@ class Observer:
     def text(self) -> list[str]:
         return self.screen.text()
 
+    @property
+    def mode(self) -> str:
+        """``control`` while the server says this client holds the keyboard, else ``watch``."""
+        mode = "watch"
+        for event in self.events:
+            if isinstance(event, SessionStarted):
+                mode = event.mode
+            elif isinstance(event, ControlChanged):
+                mode = "control" if event.holder == "you" else "watch"
+        return mode
+
     def errors(self) -> list[str]:
-        return [e.code for e in self.events if isinstance(e, ErrorReported)]
+        return [e.code for e in self.events if isinstance(e, ErrorReported | ControlRefused)]
 
     def holders(self) -> list[str]:
         return [e.holder for e in self.events if isinstance(e, ControlChanged)]
@@ -153,9 +165,9 @@ async def observe(
     **options: Any,
 ) -> AsyncIterator[Observer]:
     """Connect a real client and wait for its hello."""
-    session = NativeClientSession(since=since, control=control)
+    session = NativeAdapter(since=since)
     async with connect(
-        url(server, session.query(identifier)),
+        url(server, query(identifier, control=control, since=since)),
         additional_headers={"Authorization": f"Bearer {token}"},
         subprotocols=["observer.v1"],
         max_size=None,

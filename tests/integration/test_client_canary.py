@@ -10,7 +10,8 @@ import pytest
 
 from observer.errors import ConnectionFailed
 from observer.secrets import Secret
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge
 
 pytestmark = pytest.mark.timeout(60)
@@ -34,7 +35,7 @@ async def test_debug_logs_of_a_whole_session_never_show_the_token(
         flavour=flavour,
         credential=CANARY if flavour == "ttyd" else None,
     ) as bridge:
-        connection = Connection(ConnectionSettings(bridge.url, protocol=flavour), Secret(CANARY))  # type: ignore[arg-type]
+        connection = Client(ConnectionSettings(bridge.url, protocol=flavour), Secret(CANARY))  # type: ignore[arg-type]
         stream = connection.events()
         seen = await collect_until(stream, lambda s, out: b"ready" in out)
         await connection.take()
@@ -62,7 +63,7 @@ async def test_a_refused_token_is_not_in_the_error_or_its_causes() -> None:
     async with pty_bridge(
         [sys.executable, "-c", ECHO_SCRIPT], flavour="ttyd", credential="other:pw"
     ) as bridge:
-        connection = Connection(ConnectionSettings(bridge.url, protocol="ttyd"), Secret(CANARY))
+        connection = Client(ConnectionSettings(bridge.url, protocol="ttyd"), Secret(CANARY))
         with pytest.raises(ConnectionFailed) as failure:
             async for _ in connection.events():
                 pass

@@ -18,7 +18,9 @@ from websockets.http11 import Request, Response
 
 from observer.errors import ConnectionFailed
 from observer.secrets import Secret
-from observer.transport import Connection, ConnectionEvent, ConnectionSettings, Reconnecting
+from observer.transport.safety import RedactingLogger
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Reconnecting, Seen
 
 pytestmark = pytest.mark.timeout(60)
 CANARY = "canary-failure-token-93af"
@@ -33,9 +35,7 @@ class Refuser:
         return connection.respond(self.status, self.body)
 
 
-async def first_failure(
-    connection: Connection, events: list[ConnectionEvent] | None = None
-) -> ConnectionFailed:
+async def first_failure(connection: Client, events: list[Seen] | None = None) -> ConnectionFailed:
     with pytest.raises(ConnectionFailed) as failure:
         async for event in connection.events():
             if events is not None:
@@ -71,8 +71,8 @@ async def test_refusals_are_clear_and_never_retried(status: int, body: str, expe
         settings = ConnectionSettings(
             f"ws://127.0.0.1:{port}", identifier="agent/1", retry_first=True, initial_delay=0.01
         )
-        events: list[ConnectionEvent] = []
-        failure = await first_failure(Connection(settings, Secret(CANARY)), events)
+        events: list[Seen] = []
+        failure = await first_failure(Client(settings, Secret(CANARY)), events)
     assert expected.format(port=port) in str(failure)
     assert failure.status == status and failure.retryable is False
     assert refuser.requests == 1 and not any(isinstance(e, Reconnecting) for e in events)
@@ -84,7 +84,7 @@ async def test_without_a_token_a_403_says_to_log_in() -> None:
         lambda c: c.wait_closed(), "127.0.0.1", 0, process_request=Refuser(403, "Unauthenticated")
     ) as server:
         port = server.sockets[0].getsockname()[1]
-        failure = await first_failure(Connection(ConnectionSettings(f"ws://127.0.0.1:{port}")))
+        failure = await first_failure(Client(ConnectionSettings(f"ws://127.0.0.1:{port}")))
     assert (
         str(failure)
         == f"ws://127.0.0.1:{port} requires a token — run `observer auth login ws://127.0.0.1:{port}`"
@@ -98,7 +98,7 @@ async def test_a_server_error_is_retried_with_growing_delays_when_asked() -> Non
         settings = ConnectionSettings(
             f"ws://127.0.0.1:{port}", retry_first=True, initial_delay=0.02, max_delay=0.08
         )
-        connection = Connection(settings, rand=lambda: 1.0)
+        connection = Client(settings, rand=lambda: 1.0)
         delays: list[float] = []
         stream = connection.events()
         async for event in stream:
@@ -118,7 +118,7 @@ async def test_a_refused_port_fails_fast_on_first_connect() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    failure = await first_failure(Connection(ConnectionSettings(f"ws://127.0.0.1:{port}")))
+    failure = await first_failure(Client(ConnectionSettings(f"ws://127.0.0.1:{port}")))
     assert (
         str(failure)
         == f"ws://127.0.0.1:{port} refused the connection — is the server running on port {port}?"
@@ -133,7 +133,7 @@ async def test_a_silent_server_times_out() -> None:
     port = server.sockets[0].getsockname()[1]
     try:
         failure = await first_failure(
-            Connection(ConnectionSettings(f"ws://127.0.0.1:{port}", open_timeout=0.3))
+            Client(ConnectionSettings(f"ws://127.0.0.1:{port}", open_timeout=0.3))
         )
     finally:
         server.close()
@@ -142,7 +142,7 @@ async def test_a_silent_server_times_out() -> None:
 
 async def test_an_unresolvable_host_is_a_dns_failure() -> None:
     settings = ConnectionSettings("wss://no-such-host.invalid", open_timeout=5)
-    failure = await first_failure(Connection(settings, Secret(CANARY)))
+    failure = await first_failure(Client(settings, Secret(CANARY)))
     assert (
         str(failure)
         == "cannot resolve no-such-host.invalid (DNS) — check the host name and your network"
@@ -193,7 +193,7 @@ async def test_an_untrusted_certificate_is_refused_and_the_token_never_sent(tmp_
     ) as server:
         port = server.sockets[0].getsockname()[1]
         settings = ConnectionSettings(f"wss://localhost:{port}", retry_first=True)
-        failure = await first_failure(Connection(settings, Secret(CANARY)))
+        failure = await first_failure(Client(settings, Secret(CANARY)))
     assert str(failure).startswith(
         f"the TLS certificate of wss://localhost:{port} did not verify (self-signed certificate)"
     )
@@ -212,7 +212,7 @@ async def test_a_trusted_certificate_carries_the_token(tmp_path: Path) -> None:
         port = server.sockets[0].getsockname()[1]
         trusting = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
         settings = ConnectionSettings(f"wss://localhost:{port}", ssl_context=trusting)
-        failure = await first_failure(Connection(settings, Secret(CANARY)))
+        failure = await first_failure(Client(settings, Secret(CANARY)))
     assert failure.status == 403 and refuser.requests == 1
 
 
@@ -241,7 +241,7 @@ async def test_a_token_is_never_sent_where_it_could_be_read(
 ) -> None:
     ssl_context = ssl._create_unverified_context() if context else None
     settings = ConnectionSettings(url, ssl_context=ssl_context)
-    failure = await first_failure(Connection(settings, Secret(CANARY)))
+    failure = await first_failure(Client(settings, Secret(CANARY)))
     assert message in str(failure) and failure.retryable is False
 
 
@@ -254,8 +254,8 @@ async def test_expired_or_foreign_jwts_are_refused_before_connecting() -> None:
     async with serve(lambda c: c.wait_closed(), "127.0.0.1", 0, process_request=refuser) as server:
         url = f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}"
         settings = ConnectionSettings(url, audience="pool")
-        old = await first_failure(Connection(settings, Secret(expired)))
-        wrong = await first_failure(Connection(settings, Secret(foreign)))
+        old = await first_failure(Client(settings, Secret(expired)))
+        wrong = await first_failure(Client(settings, Secret(foreign)))
     assert "expired" in str(old) and f"run `observer auth login {url}` with a fresh token" in str(
         old
     )
@@ -267,7 +267,7 @@ async def test_expired_or_foreign_jwts_are_refused_before_connecting() -> None:
 
 
 def test_backoff_is_jittered_exponential_and_capped() -> None:
-    from observer.transport import Backoff
+    from observer.client.reconnect import Backoff
 
     values = iter([0.0, 1.0, 0.5, 0.0, 1.0, 1.0])
     backoff = Backoff(0.5, 10.0, rand=lambda: next(values))
@@ -283,8 +283,6 @@ def test_the_redacting_logger_blanks_tokens_headers_and_ttyd_inits(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     import logging
-
-    from observer.transport import RedactingLogger
 
     caplog.set_level(logging.DEBUG, logger="observer.test")
     logger = RedactingLogger(logging.getLogger("observer.test"), [CANARY])
@@ -309,7 +307,7 @@ async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
     async with serve(reject, "127.0.0.1", 0) as server:
         port = server.sockets[0].getsockname()[1]
         settings = ConnectionSettings(f"ws://127.0.0.1:{port}", initial_delay=0.01)
-        failure = await first_failure(Connection(settings, Secret(CANARY)))
+        failure = await first_failure(Client(settings, Secret(CANARY)))
     assert str(failure) == (
         f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed [31m) — "
         f"check the token: run `observer auth login ws://127.0.0.1:{port}`"
@@ -331,6 +329,7 @@ def test_each_protocol_gets_its_own_request_url_and_authorization() -> None:
     settings = ConnectionSettings("wss://s.example", identifier="agent/7", api_version="2030-01-01")
     assert request_url(native, settings, "observer", control=True, since=4096) == (
         "wss://s.example:443/?identifier=agent%2F7&api-version=2030-01-01&mode=control&since=4096"
+        "&features=echo"
     )
     assert auth_headers("observer", token) == {"Authorization": "Bearer user:pw"}
     assert auth_headers(None, token) == {"Authorization": "Bearer user:pw"}

@@ -21,7 +21,8 @@ import pytest
 from observer.errors import ConnectionFailed
 from observer.protocol.events import SessionStarted
 from observer.secrets import Secret
-from observer.transport import Connected, Connection, ConnectionSettings
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Connected
 from tests.integration.client_peers import collect_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -101,8 +102,8 @@ def create_terminal(base: str) -> str:
 async def test_watch_a_jupyter_terminal_then_take_control_and_type(jupyter: str) -> None:
     name = await asyncio.to_thread(create_terminal, jupyter)
     url = f"{jupyter}/terminals/websocket/{name}"
-    watcher = Connection(ConnectionSettings(url, protocol=None), Secret(TOKEN))
-    controller = Connection(
+    watcher = Client(ConnectionSettings(url, protocol=None), Secret(TOKEN))
+    controller = Client(
         ConnectionSettings(jupyter, identifier=name, protocol="jupyter"), Secret(TOKEN)
     )
     watching, controlling = watcher.events(), controller.events()
@@ -121,7 +122,7 @@ async def test_watch_a_jupyter_terminal_then_take_control_and_type(jupyter: str)
 
 
 async def test_a_wrong_jupyter_token_is_refused_clearly(jupyter: str) -> None:
-    connection = Connection(
+    connection = Client(
         ConnectionSettings(jupyter, identifier="1", protocol="jupyter"), Secret("wrong-token")
     )
     with pytest.raises(ConnectionFailed) as failure:
@@ -134,7 +135,7 @@ async def test_a_wrong_jupyter_token_is_refused_clearly(jupyter: str) -> None:
 
 
 async def test_an_unknown_jupyter_terminal_is_a_404(jupyter: str) -> None:
-    connection = Connection(
+    connection = Client(
         ConnectionSettings(jupyter, identifier="no-such", protocol="jupyter"), Secret(TOKEN)
     )
     with pytest.raises(ConnectionFailed, match="has no session 'no-such'"):

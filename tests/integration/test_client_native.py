@@ -23,7 +23,8 @@ from observer.protocol.events import (
     SnapshotReceived,
 )
 from observer.secrets import Secret
-from observer.transport import Connection, ConnectionEvent, ConnectionSettings, Reconnecting
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Reconnecting, Seen
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until
 from tests.integration.faultproxy import Fault, FaultProxy
 
@@ -62,7 +63,7 @@ class Assembler:
         self.misaligned = 0
         self.reconnects = 0
 
-    def add(self, event: ConnectionEvent) -> None:
+    def add(self, event: Seen) -> None:
         if isinstance(event, SnapshotReceived):
             if event.gap or self.base is None:
                 self.gaps += event.gap
@@ -81,8 +82,8 @@ class Assembler:
 async def test_a_native_watcher_sees_the_screen_and_a_controller_types() -> None:
     async with native_server([sys.executable, "-c", ECHO_SCRIPT]) as server:
         url = f"ws://127.0.0.1:{server.port}"  # type: ignore[attr-defined]
-        watcher = Connection(ConnectionSettings(url, identifier="agent"), Secret(TOKEN))
-        controller = Connection(
+        watcher = Client(ConnectionSettings(url, identifier="agent"), Secret(TOKEN))
+        controller = Client(
             ConnectionSettings(url, identifier="agent", protocol="observer"), Secret(TOKEN)
         )
         watching, controlling = watcher.events(), controller.events()
@@ -119,7 +120,7 @@ async def test_cuts_at_random_offsets_lose_no_byte() -> None:
                 max_delay=0.05,
                 stable_after=60,
             )
-            connection = Connection(settings, Secret(TOKEN))
+            connection = Client(settings, Secret(TOKEN))
             assembler = Assembler()
 
             async def run() -> None:
@@ -160,7 +161,7 @@ async def test_a_gap_the_ring_cannot_fill_is_reported() -> None:
             protocol="observer",
             initial_delay=0.01,
         )
-        connection = Connection(settings, Secret(TOKEN))
+        connection = Client(settings, Secret(TOKEN))
         stream = connection.events()
         seen = await collect_until(
             stream,

@@ -14,7 +14,8 @@ import pytest
 from observer.errors import ConnectionFailed
 from observer.protocol.events import OutputReceived, SessionStarted, TitleChanged
 from observer.secrets import Secret
-from observer.transport import Connected, Connection, ConnectionSettings
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Connected
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge
 
 pytestmark = pytest.mark.timeout(60)
@@ -31,7 +32,7 @@ async def test_a_ttyd_watcher_sends_only_the_init_never_input_or_resize() -> Non
         [sys.executable, "-c", SIZE_SCRIPT], flavour="ttyd", writable=True
     ) as bridge:
         settings = ConnectionSettings(bridge.url + "/ws", protocol=None, cols=100, rows=30)
-        connection = Connection(settings)
+        connection = Client(settings)
         stream = connection.events()
         seen = await collect_until(stream, lambda s, out: b"size" in out)
         assert isinstance(seen[0], Connected) and seen[0].protocol == "ttyd"  # from the subprotocol
@@ -48,7 +49,7 @@ async def test_a_ttyd_watcher_sends_only_the_init_never_input_or_resize() -> Non
 
 async def test_a_ttyd_controller_types_and_resizes() -> None:
     async with pty_bridge([sys.executable, "-c", SIZE_SCRIPT], flavour="ttyd") as bridge:
-        connection = Connection(ConnectionSettings(bridge.url, protocol="ttyd"))
+        connection = Client(ConnectionSettings(bridge.url, protocol="ttyd"))
         stream = connection.events()
         await collect_until(stream, lambda s, out: b"size" in out)
         await connection.take()
@@ -66,7 +67,7 @@ async def test_ttyd_credentials_go_in_basic_auth_and_the_init() -> None:
     async with pty_bridge(
         [sys.executable, "-c", ECHO_SCRIPT], flavour="ttyd", credential="me:pw"
     ) as bridge:
-        connection = Connection(ConnectionSettings(bridge.url, protocol="ttyd"), Secret("me:pw"))
+        connection = Client(ConnectionSettings(bridge.url, protocol="ttyd"), Secret("me:pw"))
         stream = connection.events()
         await collect_until(stream, lambda s, out: b"ready" in out)
         await connection.close()
@@ -79,7 +80,7 @@ async def test_a_wrong_ttyd_credential_is_a_clear_failure() -> None:
     async with pty_bridge(
         [sys.executable, "-c", ECHO_SCRIPT], flavour="ttyd", credential="me:pw"
     ) as bridge:
-        connection = Connection(ConnectionSettings(bridge.url, protocol="ttyd"), Secret("me:wrong"))
+        connection = Client(ConnectionSettings(bridge.url, protocol="ttyd"), Secret("me:wrong"))
         with pytest.raises(ConnectionFailed) as failure:
             async for _ in connection.events():
                 pass

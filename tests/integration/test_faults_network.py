@@ -19,13 +19,8 @@ import pytest
 
 from observer.protocol.events import OutputReceived, SnapshotReceived
 from observer.secrets import Secret
-from observer.transport import (
-    Connected,
-    Connection,
-    ConnectionEvent,
-    ConnectionSettings,
-    Reconnecting,
-)
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import Client, Connected, Reconnecting, Seen
 from tests.integration.faultproxy import Fault, FaultProxy
 from tests.integration.test_client_native import TICKER, TOKEN, native_server
 
@@ -48,7 +43,7 @@ class Stream:
     connects: list[float] = field(default_factory=list)
     drops: list[float] = field(default_factory=list)
 
-    def add(self, event: ConnectionEvent) -> None:
+    def add(self, event: Seen) -> None:
         now = time.perf_counter()
         if isinstance(event, SnapshotReceived):
             self.gaps += event.gap
@@ -97,7 +92,7 @@ def settings(port: int, **options: object) -> ConnectionSettings:
 
 
 async def follow(
-    events: AsyncIterator[ConnectionEvent],
+    events: AsyncIterator[Seen],
     stream: Stream,
     until: Callable[[Stream], bool],
     timeout: float = 30,
@@ -116,9 +111,9 @@ async def follow(
 @contextlib.asynccontextmanager
 async def connected(
     settings: ConnectionSettings,
-) -> AsyncIterator[tuple[Connection, AsyncIterator[ConnectionEvent]]]:
+) -> AsyncIterator[tuple[Client, AsyncIterator[Seen]]]:
     """A connection and its event stream (one per connection: each ``events()`` reconnects)."""
-    connection = Connection(settings, Secret(TOKEN))
+    connection = Client(settings, Secret(TOKEN))
     events = connection.events()
     try:
         yield connection, events

@@ -86,7 +86,7 @@ async def test_a_resync_while_the_model_lags_further_than_the_ring_holds_still_g
             go.touch()
             snapshots = 0
             while not any("DONE" in line for line in model_text(server)):
-                await client.send(client.session.request_resync())
+                await client.send(client.session.encode_resync())
                 wanted = sum(isinstance(e, SnapshotReceived) for e in client.events) + 1
                 await client.until(
                     lambda c, n=wanted: sum(isinstance(e, SnapshotReceived) for e in c.events) >= n,

@@ -38,9 +38,9 @@ async def test_watcher_input_is_dropped_and_reported_and_the_holder_types() -> N
     ):
         await watcher.ws.send(b"secret-from-watcher\r")
         await watcher.until(lambda c: frames.NOT_HOLDER in c.errors())
-        await holder.send(holder.session.request_control())
-        await holder.until(lambda c: c.session.mode == "control")
-        await holder.send(holder.session.send_input(b"typed-by-holder\r"))
+        await holder.send(holder.session.encode_take())
+        await holder.until(lambda c: c.mode == "control")
+        await holder.send(holder.session.encode_input(b"typed-by-holder\r"))
         await watcher.until(lambda c: b"typed-by-holder" in c.stream)
         assert not pty_saw(server, b"secret-from-watcher")
 
@@ -51,27 +51,27 @@ async def test_only_one_holder_at_a_time_and_release_lets_another_take() -> None
         observe(server, control=True) as a,
         observe(server) as b,
     ):
-        assert a.session.mode == "control"
-        await b.send(b.session.request_control())
+        assert a.mode == "control"
+        await b.send(b.session.encode_take())
         await b.until(lambda c: frames.CONTROL_HELD in c.errors())
-        assert b.session.mode == "watch"
-        await a.send(a.session.release_control())
+        assert b.mode == "watch"
+        await a.send(a.session.encode_release())
         await b.until(lambda c: c.holders()[-1:] == ["none"])
-        await b.send(b.session.request_control())
-        await b.until(lambda c: c.session.mode == "control")
+        await b.send(b.session.encode_take())
+        await b.until(lambda c: c.mode == "control")
         await a.until(lambda c: c.holders()[-1:] == ["other"])
-        await a.send(a.session.request_control())
+        await a.send(a.session.encode_take())
         await a.until(lambda c: frames.CONTROL_HELD in c.errors())
-        await b.send(b.session.release_control())
+        await b.send(b.session.encode_release())
         await a.until(lambda c: c.holders()[-1:] == ["none"])
-        await a.send(a.session.request_control())
-        await a.until(lambda c: c.session.mode == "control")
+        await a.send(a.session.encode_take())
+        await a.until(lambda c: c.mode == "control")
 
 
 async def test_the_holder_disconnecting_releases_control() -> None:
     async with running_server(["cat"]) as server, observe(server) as watcher:
         async with observe(server, control=True) as holder:
-            assert holder.session.mode == "control"
+            assert holder.mode == "control"
             await watcher.until(lambda c: c.holders()[-1:] == ["other"])
         await watcher.until(lambda c: c.holders()[-1:] == ["none"])
         assert server.sessions["default"].arbiter.holder is None
@@ -86,14 +86,14 @@ async def test_a_watcher_resize_is_refused_and_the_holder_resize_reaches_everyon
         await watcher.ws.send(frames.encode(frames.Resize(50, 10)))
         await watcher.until(lambda c: frames.NOT_HOLDER in c.errors())
         assert pty_size(server) == (100, 30)
-        await holder.send(holder.session.send_resize(90, 20))
+        await holder.send(holder.session.encode_resize(90, 20))
         await watcher.until(lambda c: Resized(90, 20) in c.events)
         assert pty_size(server) == (90, 20)
 
 
 async def test_a_watch_only_token_cannot_take_control_over_the_socket() -> None:
     async with running_server(["cat"]) as server, observe(server, token=WATCH_TOKEN) as client:
-        await client.send(client.session.request_control())
+        await client.send(client.session.encode_take())
         await client.until(lambda c: frames.WATCH_ONLY in c.errors())
         await client.ws.send(b"x")
         await client.until(lambda c: c.errors().count(frames.NOT_HOLDER) == 1)
@@ -127,7 +127,7 @@ async def test_terminal_queries_are_answered_once_by_the_server_not_by_watchers(
         await wait_for(lambda: b"answer=" in ring.since(0) and ring.since(0).endswith(b"\r\n"))
         # One reply, from the server's model: watchers connected meanwhile added none.
         assert b"answer=ESC[1;1R\r\n" in ring.since(0)
-        assert first.session.mode == "watch"
+        assert first.mode == "watch"
 
 
 async def test_the_exit_status_reaches_clients_and_the_session_stays_inspectable() -> None:

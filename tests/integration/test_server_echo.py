@@ -51,11 +51,11 @@ async def test_echo_goes_off_for_a_password_prompt_and_on_again_in_stream_order(
 ) -> None:
     async with running_server(command) as server, observe(server, control=True) as client:
         await client.until(lambda c: "Enter to go" in "".join(c.text()))
-        await client.send(client.session.send_input(b"\r"))
+        await client.send(client.session.encode_input(b"\r"))
         await client.until(lambda c: echoes(c)[-1:] == [False])
         assert echoes(client) == [True, False]  # the state at joining, then the change
         assert server.sessions["default"].echo is False
-        await client.send(client.session.send_input(SECRET.encode() + b"\r"))
+        await client.send(client.session.encode_input(SECRET.encode() + b"\r"))
         await client.until(lambda c: echoes(c)[-1:] == [True])
         await client.until(lambda c: b"got " in output_after_last_echo(c))
         assert echoes(client) == [True, False, True]
@@ -69,7 +69,7 @@ async def test_a_client_joining_at_a_password_prompt_is_told_after_its_snapshot(
     async with running_server(command) as server:
         async with observe(server, control=True) as first:
             await first.until(lambda c: "Enter to go" in "".join(c.text()))
-            await first.send(first.session.send_input(b"\r"))
+            await first.send(first.session.encode_input(b"\r"))
             await first.until(lambda c: echoes(c)[-1:] == [False])
         async with observe(server) as late:
             await late.until(lambda c: bool(echoes(c)))
@@ -122,6 +122,6 @@ async def test_a_client_that_did_not_ask_gets_no_echo_frame() -> None:
 async def test_the_native_session_decodes_echo_frames_without_a_violation() -> None:
     command = ["bash", "--norc", "-c", BASH_READ]
     async with running_server(command) as server, observe(server, control=True) as client:
-        await client.send(client.session.send_input(b"\r"))
+        await client.send(client.session.encode_input(b"\r"))
         await client.until(lambda c: echoes(c)[-1:] == [False])
         assert not [e for e in client.events if isinstance(e, ProtocolViolation)]

@@ -61,7 +61,7 @@ async def test_a_watch_only_token_asking_for_control_gets_403_saying_so() -> Non
         assert status == 403
         assert "watching only" in body
         async with observe(server, token=WATCH_TOKEN) as client:
-            assert client.session.mode == "watch"
+            assert client.mode == "watch"
 
 
 @pytest.mark.parametrize(
@@ -137,7 +137,7 @@ async def test_jwt_tokens_are_checked_for_signature_algorithm_expiry_and_audienc
 
     async with running_server(SLEEP, auth=auth) as server:
         async with observe(server, token=token(role="control"), control=True) as client:
-            assert client.session.mode == "control"
+            assert client.mode == "control"
         status, body = await refusal(server, Q + "&mode=control", bearer(token()))
         assert status == 403 and "watching only" in body
         expired = token(exp=now - datetime.timedelta(minutes=1))

@@ -31,7 +31,7 @@ def screens(client: Observer) -> list[ScreenReceived]:
 
 async def test_a_tile_gets_at_most_fps_frames_a_second_whatever_the_agent_prints() -> None:
     async with running_server(FLOOD, size=(80, 24)) as server, observe(server) as tile:
-        await tile.send(tile.session.request_view("screen", 5))
+        await tile.send(tile.session.encode_view("screen", 5))
         await tile.until(lambda c: bool(screens(c)))
         count, received = len(tile.events), len(tile.stream)
         began = time.monotonic()
@@ -57,7 +57,7 @@ async def test_the_tile_shows_the_servers_screen() -> None:
     ]
     async with running_server(command, size=(60, 10)) as server, observe(server) as tile:
         await wait_for(lambda: "wide" in "".join(model_text(server)))
-        await tile.send(tile.session.request_view("screen", 10))
+        await tile.send(tile.session.encode_view("screen", 10))
         view, model = ScreenView(), TerminalModel(60, 10, scrollback=0)
         await tile.until(lambda c: bool(screens(c)))
         for event in screens(tile):
@@ -69,10 +69,10 @@ async def test_the_tile_shows_the_servers_screen() -> None:
 
 async def test_switching_back_to_the_stream_continues_it_with_no_gap() -> None:
     async with running_server(TICKER, size=(80, 24)) as server, observe(server) as tile:
-        await tile.send(tile.session.request_view("screen", 10))
+        await tile.send(tile.session.encode_view("screen", 10))
         await tile.until(lambda c: len(screens(c)) >= 3)
         mark = len(tile.events)
-        await tile.send(tile.session.request_view("stream"))
+        await tile.send(tile.session.encode_view("stream"))
         await tile.until(
             lambda c: (
                 any(isinstance(e, SnapshotReceived) for e in c.events[mark:])
@@ -97,7 +97,7 @@ async def test_a_stalled_tile_costs_at_most_its_frame_rate_and_never_slows_a_wat
         observe(server) as tile,
         observe(server) as watcher,
     ):
-        await tile.send(tile.session.request_view("screen", 30))
+        await tile.send(tile.session.encode_view("screen", 30))
         await wait_for(
             lambda: any(c.screen is not None for c in server.sessions["default"].clients)
         )

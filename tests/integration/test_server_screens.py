@@ -97,7 +97,7 @@ async def test_a_reconnect_inside_the_ring_gets_exactly_the_missing_bytes(tmp_pa
         session = server.sessions["default"]
         async with observe(server, control=True) as first:
             start = first.stream_start
-            await first.send(first.session.send_input(b"\r"))
+            await first.send(first.session.encode_input(b"\r"))
             await first.until(lambda c: b"line 00500" in c.stream)
             part_one = bytes(first.stream)
             resume_at = first.session.offset

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
+from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import ControlChanged
-from observer.protocol.session import NativeClientSession
 from observer.token_file import TokenEntry, append_entry
 from observer.tokens import digest, new_token
 from tests.hostile.serve_process import ROOT, serve_process
@@ -59,9 +59,9 @@ async def test_observer_sessions_lists_size_title_watchers_holder_and_exit(tmp_p
     path, watch, control = tokens(tmp_path)
     options = ["--tokens", str(path), "--identifier", "a", "--identifier", "b"]
     async with serve_process(options, AGENT) as running:
-        session = NativeClientSession(control=True)
+        session = NativeAdapter()
         async with connect(
-            f"ws://127.0.0.1:{running.port}{session.query('a')}",
+            f"ws://127.0.0.1:{running.port}{query('a', control=True)}",
             additional_headers={"Authorization": f"Bearer {control}"},
             subprotocols=["observer.v1"],
         ) as holder:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
-from observer.protocol.session import NativeClientSession
+from observer.protocol.adapters.native import query
 from tests.integration.server_support import closed_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,9 +50,8 @@ async def test_a_signal_closes_clients_with_1001_and_ends_the_agents_process_gro
 ) -> None:
     process, port = await start_serve()
     try:
-        session = NativeClientSession()
         async with connect(
-            f"ws://127.0.0.1:{port}{session.query('default')}", subprotocols=["observer.v1"]
+            f"ws://127.0.0.1:{port}{query('default')}", subprotocols=["observer.v1"]
         ) as ws:
             stream = b""
             async with asyncio.timeout(10):

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from observer.asciicast import markers
-from observer.asciicast.markers import MarkerKind
+from observer.asciicast.markers import MarkerKind, label
 from observer.cli import main
-from observer.recording import Mark, Recorder
+from observer.recording import Recorder
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"
@@ -49,16 +49,16 @@ def test_takeovers_are_listed_with_their_span_and_what_was_typed(
     cast = tmp_path / "t.cast"
     with Recorder(cast, cols=30, rows=5, clock=lambda: now[0]) as rec:
         rec.output(b"Proceed? [y/N] ")
-        rec.marker(Mark.WAITING)
+        rec.marker("agent waiting")
         now[0] = 4.0
-        rec.marker(Mark.TAKEOVER_STARTED)
+        rec.marker(label(MarkerKind.TAKEOVER_START))
         now[0] = 5.0
         rec.input(b"y\r")
         rec.output(b"y\r\nproceeding\r\n")
         now[0] = 6.5
-        rec.marker(Mark.TAKEOVER_ENDED)
+        rec.marker(label(MarkerKind.TAKEOVER_END))
         now[0] = 9.0
-        rec.marker(Mark.TAKEOVER_STARTED)
+        rec.marker(label(MarkerKind.TAKEOVER_START))
         rec.input(b"\x03")
         rec.exit(130)
     status, out, _ = export(capsys, str(cast))
@@ -67,7 +67,7 @@ def test_takeovers_are_listed_with_their_span_and_what_was_typed(
     start = lines.index("takeovers (a person held the keyboard):")
     assert lines[start + 1] == "  0:04.0 – 0:06.5, 2.5 s, typed: y⏎"
     assert lines[start + 2] == "  0:09.0 – 0:09.0 (never handed back), 0.0 s, typed: ^C"
-    ended = out.split("marker 'takeover ended' ──\n")[1].split("\n\n")[0]
+    ended = out.split("marker 'takeover end' ──\n")[1].split("\n\n")[0]
     assert ended.splitlines() == ["│ Proceed? [y/N] y", "│ proceeding"]
     assert "── 0:09.0 end (exited with status 130) ──" in lines
 

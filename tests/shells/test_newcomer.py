@@ -302,4 +302,4 @@ async def test_a_20x5_terminal_shows_a_cropped_live_view_and_still_takes_keys() 
         await pilot.press("ctrl+t", "y")
         await until(lambda: status(app).startswith(" CONTROL "), "CONTROL")
         await pilot.press("l", "s")
-        await until(lambda: app.sessions[0].source.sent == [b"l", b"s"], "the keys")  # type: ignore[attr-defined]
+        await until(lambda: app.links[0].sent == [b"l", b"s"], "the keys")  # type: ignore[attr-defined]

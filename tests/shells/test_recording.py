@@ -300,14 +300,15 @@ def test_redaction_masks_secrets_in_output_and_input_and_counts_them(tmp_path: P
 
 
 def test_the_observers_own_marker_labels_are_plain_words(tmp_path: Path) -> None:
-    from observer.recording import Mark
+    from observer.asciicast.markers import MarkerKind, label
 
     path = tmp_path / "s.cast"
+    kinds = (MarkerKind.CONNECT, MarkerKind.GAP, MarkerKind.TAKEOVER_START, MarkerKind.TAKEOVER_END)
     with Recorder(path, cols=80, rows=24) as rec:
-        for label in (Mark.CONNECTED, Mark.GAP, Mark.TAKEOVER_STARTED, Mark.TAKEOVER_ENDED):
-            rec.marker(label)
+        for kind in kinds:
+            rec.marker(label(kind))
     _, events = read_back(path)
-    assert [e.data for e in events] == ["connected", "gap", "takeover started", "takeover ended"]
+    assert [e.data for e in events] == ["connect", "gap", "takeover start", "takeover end"]
 
 
 def test_tick_writes_text_held_for_redaction_after_100_ms(tmp_path: Path) -> None:

@@ -55,13 +55,13 @@ def options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
 
 def test_config_add_spells_every_option_as_watch_does() -> None:
     """A profile holds what `watch URL` takes: the same option names, aliases and metavars;
-    `config add` adds only `auto` to the protocols (leave it out and detect it)."""
+    both take `auto` (detect it) or a protocol's name."""
     add, watch = options(command("config", "add")), options(command("watch"))
     for dest, action in add.items():
         assert dest in watch, f"`watch` has no {action.option_strings[0]}"
         assert action.option_strings == watch[dest].option_strings
         assert action.metavar == watch[dest].metavar
-    assert add["protocol"].choices == ("auto", *watch["protocol"].choices)  # type: ignore[misc]
+    assert add["protocol"].choices == watch["protocol"].choices  # auto, then every protocol
 
 
 def test_every_url_argument_is_described_alike() -> None:

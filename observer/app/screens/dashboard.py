@@ -12,8 +12,8 @@ from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from observer.app.links import Link
 from observer.app.screens.watch import WatchScreen
-from observer.app.session import LiveSession
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
 from observer.rendering import Palette
@@ -36,22 +36,28 @@ class DashboardScreen(Screen[None]):
         Binding("up", "move_row(-1)", "Up", show=False),
     ]
 
-    def __init__(self, sessions: Sequence[LiveSession], palette: Palette) -> None:
+    def __init__(self, links: Sequence[Link], palette: Palette) -> None:
         super().__init__()
-        self.sessions = list(sessions)
+        self.links = list(links)
         self.palette = palette
-        self.columns = max(1, math.ceil(math.sqrt(len(self.sessions))))
+        self.columns = max(1, math.ceil(math.sqrt(len(self.links))))
 
     def compose(self) -> ComposeResult:
         grid = Grid()
         grid.styles.grid_size_columns = self.columns
         with grid:
-            for index, session in enumerate(self.sessions):
-                yield Tile(session, self.palette, index)
+            for index, link in enumerate(self.links):
+                yield Tile(link, self.palette, index)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query(Tile).first().focus()
+
+    def session_changed(self, link: Link) -> None:
+        """A session's status changed: its tile's title shows it at once."""
+        for tile in self.tiles:
+            if tile.link is link and tile.is_mounted:
+                tile.update_title()
 
     def on_screen_resume(self) -> None:
         for view in self.query(TerminalView):
@@ -79,5 +85,5 @@ class DashboardScreen(Screen[None]):
 
     def action_open(self) -> None:
         """Open the focused tile's session full size."""
-        session = self.sessions[self._focused_index()]
-        self.app.push_screen(WatchScreen(session, self.palette, can_go_back=True))
+        link = self.links[self._focused_index()]
+        self.app.push_screen(WatchScreen(link, self.palette, can_go_back=True))

@@ -23,8 +23,6 @@ from textual.worker import get_current_worker
 
 from observer.app.app import ObserverApp
 from observer.app.replay_search import SearchState
-from observer.app.session import LiveSession
-from observer.app.source import ScriptedSource
 from observer.app.widgets.replay_status import ReplayState, ReplayStatus, status_text
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
@@ -32,7 +30,8 @@ from observer.asciicast import Header
 from observer.castfiles import FileSource, load_timeline
 from observer.errors import ObserverError
 from observer.rendering import Palette
-from observer.replay import KeyframeIndex, Match, Moved, Playback, Timeline, find, following
+from observer.replay import KeyframeIndex, Match, Moved, Playback, Player, Timeline, find, following
+from observer.terminal import TerminalModel
 
 FRAME = 1 / 30
 BATCH = 2000
@@ -86,8 +85,7 @@ class ReplayScreen(Screen[None]):
         self.index = KeyframeIndex(self.timeline)
         self.playback = Playback(self.timeline, self.index, speed=speed, autoplay=autoplay)
         self.player, self.clock = self.playback.player, self.playback.clock
-        self.session = LiveSession(ScriptedSource([], label=str(path), hold_open=False))
-        self.session.model = self.player.model
+        self.session = _PlayerScreen(self.player)
         self.searched = SearchState()
         self.skipped = 0
 
@@ -320,3 +318,24 @@ class ReplayScreen(Screen[None]):
 
 def _monotonic() -> float:
     return time.monotonic()
+
+
+class _PlayerScreen:
+    """The player's model as a view's source (the replay screen marks rows dirty itself)."""
+
+    behind = False
+    in_control = False
+
+    def __init__(self, player: Player) -> None:
+        self._player = player
+
+    @property
+    def model(self) -> TerminalModel:
+        """The model the player feeds."""
+        return self._player.model
+
+    def subscribe(self, listener: object) -> None:
+        """Nothing to subscribe to: the screen repaints after each step itself."""
+
+    def unsubscribe(self, listener: object) -> None:
+        """See :meth:`subscribe`."""

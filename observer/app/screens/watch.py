@@ -1,4 +1,8 @@
-"""The watch screen: one session full size, its status bar, and the take/release/interrupt flow."""
+"""The watch screen: one session full size, its status bar, and the take/release/interrupt flow.
+
+Every decision (whether control can be taken, what a key sends, when control is handed back) is
+the session core's; this screen asks the user to confirm and shows what the core derives.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
+from observer.app.links import Link
 from observer.app.screens.confirm import ConfirmScreen
-from observer.app.session import LiveSession
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.rendering import Palette
-from observer.terminal.keys import encode_paste
 
-CTRL_C = b"\x03"
 HINT_EVERY = 10.0
 
 
@@ -30,15 +32,12 @@ class WatchScreen(Screen[None]):
         Binding("escape", "back", "Dashboard", show=False),
     ]
 
-    def __init__(
-        self, session: LiveSession, palette: Palette, *, can_go_back: bool = False
-    ) -> None:
+    def __init__(self, link: Link, palette: Palette, *, can_go_back: bool = False) -> None:
         super().__init__()
-        self.session = session
+        self.link = link
+        self.session = link.session
         self.palette = palette
         self.can_go_back = can_go_back
-        self.interrupt_pending = False
-        self.last_input = 0.0
         self._last_hint = -HINT_EVERY
 
     def _now(self) -> float:
@@ -51,99 +50,66 @@ class WatchScreen(Screen[None]):
 
     @property
     def control(self) -> bool:
-        """Whether this client holds the keyboard now (as the endpoint told us)."""
-        return self.session.holder == "you"
+        """Whether keys typed now go to the agent (the core's mode table says)."""
+        return self.session.in_control
 
     def compose(self) -> ComposeResult:
         view = TerminalView(self.session, self.palette, id="terminal")
         view.send_input = self._typed
+        view.resized_to = lambda cols, rows: self.session.view_resized(cols, rows, self._now())
         yield view
-        yield StatusBar(self.session, id="status")
+        yield StatusBar(self.link, id="status")
 
     def on_mount(self) -> None:
         self.view.focus()
-        self.set_interval(1.0, self.release_if_idle)
-        self.sync_control()
+        self.session_changed(self.link)
 
     def on_screen_resume(self) -> None:
         self.view.mark_dirty(set(), whole=True)
-        self.sync_control()
+        self.session_changed(self.link)
 
-    def sync_control(self) -> None:
-        """Follow the session's holder: mode shown, border colour, whether keys are sent."""
-        control = self.control
-        if control and not self.view.control:
-            self.last_input = self._now()
-        self.view.control = control
-        bar = self.query_one(StatusBar)
-        bar.control = control
-        bar.refresh()
-        self.set_class(control, "-control")
-        if control and self.interrupt_pending:
-            self.interrupt_pending = False
-            self.run_worker(self._send_interrupt_and_release())
-
-    async def _send_interrupt_and_release(self) -> None:
-        await self.session.source.send_input(CTRL_C)
-        await self.session.source.release_control()
-        self.notify("Sent Ctrl-C to the agent")
+    def session_changed(self, link: Link) -> None:
+        """Show what changed: the mode, the border colour, the status bar."""
+        if link is not self.link or not self.is_mounted:
+            return
+        self.set_class(self.control, "-control")
+        self.query_one(StatusBar).refresh()
 
     # -- taking and releasing control -------------------------------------------------------------
 
-    def _cannot_take(self) -> str | None:
-        session = self.session
-        if session.exited:
-            return "The agent has exited; there is nothing to type into."
-        if not session.source.capabilities.control:
-            return "This connection is watch-only."
-        if session.holder == "other":
-            return (
-                "Another client holds control of this session. You can take it once they "
-                "hand it back (ctrl+] on their side)."
-            )
-        return None
+    def _refuse(self, title: str) -> bool:
+        status = self.session.status(self._now())
+        if status.may_take:
+            return False
+        self.notify(status.cannot_take, title=title, severity="warning", markup=False)
+        return True
 
     def action_take_control(self) -> None:
-        """Ask for confirmation, then ask the endpoint for the keyboard."""
-        if self.control:
+        """Ask for confirmation, then ask for the keyboard."""
+        if self.control or self._refuse("Cannot take control"):
             return
-        reason = self._cannot_take()
-        if reason:
-            self.notify(reason, title="Cannot take control", severity="warning", markup=False)
+        detail = "Every key you press will go to the agent until you press ctrl+] to hand it back."
+        if self.session.status(self._now()).arbitration == "none":
+            detail += " This peer does not arbitrate control: if it is read-only, it ignores you."
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.session.take(self._now())
+
+        self.app.push_screen(ConfirmScreen("Take control of this agent?", detail), answered)
+
+    def action_release_control(self) -> None:
+        """Hand the keyboard back and watch again."""
+        self.session.release(self._now())
+
+    def action_interrupt(self) -> None:
+        """Send one Ctrl-C after confirmation, without staying in control."""
+        if not self.control and self._refuse("Cannot interrupt"):
             return
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_worker(self.session.source.request_control())
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Take control of this agent?",
-                "Every key you press will go to the agent until you press ctrl+] to hand it back.",
-            ),
-            answered,
-        )
-
-    async def action_release_control(self) -> None:
-        """Hand the keyboard back and watch again."""
-        if self.control:
-            await self.session.source.release_control()
-
-    def action_interrupt(self) -> None:
-        """Send one Ctrl-C after confirmation, without staying in control."""
-        reason = None if self.control else self._cannot_take()
-        if reason:
-            self.notify(reason, title="Cannot interrupt", severity="warning", markup=False)
-            return
-
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                return
-            if self.control:
-                self.run_worker(self.session.source.send_input(CTRL_C))
-            else:
-                self.interrupt_pending = True
-                self.run_worker(self.session.source.request_control())
+                self.session.interrupt(self._now())
 
         self.app.push_screen(ConfirmScreen("Send Ctrl-C to the agent?"), answered)
 
@@ -158,12 +124,10 @@ class WatchScreen(Screen[None]):
         await self._typed(message.data)
 
     async def _typed(self, data: bytes) -> None:
-        if self.control:
-            self.last_input = self._now()
-            await self.session.source.send_input(data)
+        self.session.type(data, self._now())
 
-    async def on_terminal_view_release_requested(self) -> None:
-        await self.action_release_control()
+    def on_terminal_view_release_requested(self) -> None:
+        self.action_release_control()
 
     def on_terminal_view_ignored_input(self) -> None:
         now = self._now()
@@ -175,29 +139,14 @@ class WatchScreen(Screen[None]):
         text = message.text
         lines = text.rstrip("\n").count("\n") + 1
         if lines == 1:
-            self.run_worker(self._paste(text))
+            self.session.paste(text, self._now())
             return
         preview = "\n".join(text.splitlines()[:5])
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_worker(self._paste(text))
+                self.session.paste(text, self._now())
 
         self.app.push_screen(
             ConfirmScreen(f"Paste {lines} lines into the agent?", preview), answered
         )
-
-    async def _paste(self, text: str) -> None:
-        if self.control:
-            self.last_input = self._now()
-            data = encode_paste(text, bracketed=self.session.model.bracketed_paste)
-            await self.session.source.send_input(data)
-
-    async def release_if_idle(self) -> None:
-        """Hand control back after the app's ``idle_release`` seconds without typing."""
-        idle_release = getattr(self.app, "idle_release", 300.0)
-        if self.control and self._now() - self.last_input >= idle_release:
-            await self.session.source.release_control()
-            self.notify(
-                f"Back to watching after {idle_release:.0f} s without typing.", markup=False
-            )

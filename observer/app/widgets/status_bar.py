@@ -11,7 +11,8 @@ import time
 from rich.text import Text
 from textual.widget import Widget
 
-from observer.app.session import LiveSession
+from observer.app.links import Link
+from observer.client.status import SessionStatus
 
 REFRESH = 0.5
 
@@ -28,10 +29,9 @@ class StatusBar(Widget):
     }
     """
 
-    def __init__(self, session: LiveSession, *, id: str | None = None) -> None:
+    def __init__(self, link: Link, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.session = session
-        self.control = False
+        self.link = link
 
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
@@ -40,48 +40,56 @@ class StatusBar(Widget):
         return self.describe(getattr(self.app, "clock", time.monotonic)())
 
     def describe(self, now: float) -> Text:
-        """The bar's text at time ``now``."""
-        session = self.session
+        """The bar's text at time ``now``: everything from the session core's status."""
+        status = self.link.session.status(now)
         variables = self.app.theme_variables
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if self.control:
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        if status.in_control:
             text.append(" CONTROL ", f"bold {variables['background']} on {variables['warning']}")
         else:
             text.append(" WATCH ", f"bold {variables['background']} on {variables['primary']}")
-        if session.holder == "other":
+        if status.holder == "other":
             text.append(" held by another client ", f"bold {variables['warning']}")
-        elif not session.exited:
-            text.append(" ctrl+] hands back " if self.control else " ctrl+t takes control ", "dim")
+        elif status.in_control:
+            text.append(" ctrl+] hands back ", "dim")
+        elif status.requesting:
+            text.append(" asking for control… ", "dim")
+        elif status.may_take:
+            text.append(" ctrl+t takes control ", "dim")
         # Most important first: a narrow window cuts the end of the line.
         text.append("│ ")
-        text.append(self._connection(now))
+        text.append(self._connection(status))
         text.append(" │ agent ")
-        state = session.status_line(now)
+        state = status.summary() if status.connection == "connected" else status.agent
         text.append(state, f"bold {variables['warning']}" if state.startswith("waiting") else "")
-        if session.source.recording:
+        if self.link.session.recording is not None:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")
-        text.append(session.label)
-        if session.latency is not None:
-            milliseconds = session.latency * 1000
+        text.append(self.link.label)
+        if status.latency is not None and status.connection == "connected":
+            milliseconds = status.latency * 1000
             text.append(
                 f" │ {milliseconds:.1f} ms" if milliseconds < 10 else f" │ {milliseconds:.0f} ms"
             )
-        text.append(f" │ {session.watchers} watching")
-        if session.title:
+        if status.watchers is not None:
+            text.append(f" │ {status.watchers} watching")
+        if status.title:
             text.append(" │ ")
-            text.append(session.title, "italic")
+            text.append(status.title, "italic")
         return text
 
-    def _connection(self, now: float) -> str:
-        session = self.session
-        if session.exited:
-            return f"exited with status {session.exit_status}"
-        if session.connection == "reconnecting":
-            if session.retry_at is not None:
-                return f"reconnecting in {max(0, round(session.retry_at - now))} s"
+    def _connection(self, status: SessionStatus) -> str:
+        if status.exited:
+            if status.exit_status is None:
+                return "exited"
+            return f"exited with status {status.exit_status}"
+        if status.connection == "reconnecting":
+            if status.retry_in is not None:
+                return f"reconnecting in {round(status.retry_in)} s"
             return "reconnecting"
-        if session.connection == "connected" and session.gaps:
-            return f"connected (gap ×{session.gaps})"
-        return session.connection
+        if status.connection == "closed" and status.reason:
+            return f"closed: {status.reason}"
+        if status.connection == "connected" and status.gaps:
+            return f"connected (gap ×{status.gaps})"
+        return status.connection

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,11 +25,10 @@ from textual.strip import Strip
 from textual.timer import Timer
 from textual.widget import Widget
 
-from observer.app.session import LiveSession
 from observer.app.widgets.viewport import Geometry, Window, clamp_back
 from observer.app.widgets.viewport import window as window_for
 from observer.rendering import Palette, cells_to_segments
-from observer.terminal import Cell
+from observer.terminal import Cell, TerminalModel
 from observer.terminal.keys import encode_key
 
 FRAME = 1 / 60
@@ -39,9 +38,38 @@ row, and the time saved goes to parsing (the view then catches up sooner)."""
 SYNC_TIMEOUT = 0.15
 RELEASE_KEY = "ctrl+right_square_bracket"
 
+Listener = Callable[[set[int], bool], None]
+
+
+class ScreenSource(Protocol):
+    """What a view draws: a live session's core, or a replay's model."""
+
+    @property
+    def model(self) -> TerminalModel:
+        """The terminal to draw."""
+        ...
+
+    @property
+    def behind(self) -> bool:
+        """Output is waiting to be parsed: draw fewer frames."""
+        ...
+
+    @property
+    def in_control(self) -> bool:
+        """Keys typed go to the agent."""
+        ...
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(dirty_rows, whole)`` after each change."""
+        ...
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling ``listener``."""
+        ...
+
 
 class TerminalView(Widget, can_focus=True):
-    """Draws a :class:`LiveSession`'s terminal; sends keys only when ``control`` is set."""
+    """Draws a :class:`ScreenSource`'s terminal; sends keys only while it is in control."""
 
     DEFAULT_CSS = """
     TerminalView {
@@ -81,7 +109,7 @@ class TerminalView(Widget, can_focus=True):
 
     def __init__(
         self,
-        session: LiveSession,
+        session: ScreenSource,
         palette: Palette,
         *,
         name: str | None = None,
@@ -91,7 +119,6 @@ class TerminalView(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.session = session
         self.palette = palette
-        self.control = False
         self.back = 0
         self.new_lines = 0
         self.frames = 0
@@ -101,6 +128,9 @@ class TerminalView(Widget, can_focus=True):
         Sending from the key handler itself saves two trips through the message queues, each of
         which waits for a turn of the event loop behind the parsing of a flood.
         """
+        self.resized_to: Callable[[int, int], object] | None = None
+        """Told the view's size in cells whenever it changes (the watch screen sets it: the PTY
+        follows the controller's window)."""
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
@@ -119,6 +149,11 @@ class TerminalView(Widget, can_focus=True):
         """The newest scrollback row when last drawn scrolled back (to count rows added)."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
         """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
+
+    @property
+    def control(self) -> bool:
+        """Whether keys go to the agent now (derived from the source, never kept here)."""
+        return self.session.in_control
 
     # -- wiring ---------------------------------------------------------------------------------
 
@@ -247,6 +282,9 @@ class TerminalView(Widget, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         self._window = None
         self.refresh()
+        width, height = self.size  # the content area: the event's size includes the border
+        if self.resized_to is not None and width > 0 and height > 0:
+            self.resized_to(width, height)
 
     # -- drawing ----------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from observer.app.session import LiveSession
+from observer.app.links import Link
 from observer.app.widgets.terminal_view import TerminalView
 from observer.rendering import Palette
 
@@ -35,9 +35,10 @@ class Tile(Vertical, can_focus=True):
     }
     """
 
-    def __init__(self, session: LiveSession, palette: Palette, index: int) -> None:
+    def __init__(self, link: Link, palette: Palette, index: int) -> None:
         super().__init__()
-        self.session = session
+        self.link = link
+        self.session = link.session
         self.palette = palette
         self.index = index
 
@@ -52,13 +53,14 @@ class Tile(Vertical, can_focus=True):
         self.set_interval(1.0, self.update_title)
 
     def update_title(self) -> None:
-        """Refresh the title line: number, endpoint and identifier, agent state."""
-        state = self.session.status_line(getattr(self.app, "clock", time.monotonic)())
+        """Refresh the title line: number, name, agent state (or why the session failed)."""
+        status = self.session.status(getattr(self.app, "clock", time.monotonic)())
+        state = status.summary()
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f" {self.index + 1} ", "reverse")
         title.append(" ")
-        title.append(state, "bold")
+        title.append(self.link.label, "bold")
         title.append("  ")
-        title.append(self.session.label)
+        title.append(state, "bold" if status.connection == "connected" else "italic")
         self.set_class(state.startswith("waiting"), "-waiting")
         self.query_one(".tile-title", Static).update(title)

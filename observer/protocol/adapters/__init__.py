@@ -1,4 +1,4 @@
-"""Adapters: one sans-I/O :class:`~observer.protocol.adapter.ClientSession` per peer protocol.
+"""Adapters: one sans-I/O :class:`~observer.protocol.adapter.Adapter` (a codec) per peer protocol.
 
 ``observer`` is the native ``observer.v1``; ``raw``, ``ttyd`` and ``jupyter`` speak to peers the
 user already runs. :func:`detect_protocol` picks one from the negotiated WebSocket subprotocol (and
@@ -10,15 +10,17 @@ from __future__ import annotations
 from typing import Literal
 
 from observer.errors import UsageError
-from observer.protocol.adapter import ClientSession
-from observer.protocol.events import Mode
+from observer.protocol import frames
+from observer.protocol.adapter import Adapter
 
 ProtocolName = Literal["observer", "raw", "ttyd", "jupyter"]
 PROTOCOLS: tuple[ProtocolName, ...] = ("observer", "raw", "ttyd", "jupyter")
+PROTOCOL_CHOICES: tuple[str, ...] = ("auto", *PROTOCOLS)
+"""What ``--protocol`` takes on every command: ``auto`` (detect it) or a protocol's name."""
 
 #: Subprotocol offered for each protocol (``None``: offer none).
 SUBPROTOCOLS: dict[ProtocolName, str | None] = {
-    "observer": "observer.v1",
+    "observer": frames.SUBPROTOCOL,
     "raw": None,
     "ttyd": "tty",
     "jupyter": None,
@@ -58,21 +60,19 @@ def parse_protocol(name: str) -> ProtocolName | None:
     raise UsageError(f"unknown protocol {name!r} — choose one of auto, {', '.join(PROTOCOLS)}")
 
 
-def create_session(
+def create_adapter(
     protocol: ProtocolName,
     *,
-    mode: Mode = "watch",
     cols: int = 80,
     rows: int = 24,
     identifier: str = "",
     auth_token: str = "",
     since: int | None = None,
-) -> ClientSession:
-    """A fresh client session for one connection.
+) -> Adapter:
+    """A fresh adapter for one connection.
 
     Args:
-        protocol: which adapter.
-        mode: ``watch`` or ``control`` to start in (the native server decides in the end).
+        protocol: which peer protocol.
         cols: initial size, sent where the protocol sets the size on join (ttyd's init).
         rows: see ``cols``.
         identifier: the session identifier, reported in ``SessionStarted``.
@@ -80,19 +80,17 @@ def create_session(
         since: the offset asked for with ``since=`` (native only).
     """
     if protocol == "raw":
-        from observer.protocol.adapters.raw import RawClientSession
+        from observer.protocol.adapters.raw import RawAdapter
 
-        return RawClientSession(mode=mode, cols=cols, rows=rows, identifier=identifier)
+        return RawAdapter(cols=cols, rows=rows, identifier=identifier)
     if protocol == "ttyd":
-        from observer.protocol.adapters.ttyd import TtydClientSession
+        from observer.protocol.adapters.ttyd import TtydAdapter
 
-        return TtydClientSession(
-            mode=mode, cols=cols, rows=rows, identifier=identifier, auth_token=auth_token
-        )
+        return TtydAdapter(cols=cols, rows=rows, identifier=identifier, auth_token=auth_token)
     if protocol == "jupyter":
-        from observer.protocol.adapters.jupyter import JupyterClientSession
+        from observer.protocol.adapters.jupyter import JupyterAdapter
 
-        return JupyterClientSession(mode=mode, cols=cols, rows=rows, identifier=identifier)
-    from observer.protocol.adapters.native import native_session
+        return JupyterAdapter(cols=cols, rows=rows, identifier=identifier)
+    from observer.protocol.adapters.native import NativeAdapter
 
-    return native_session(mode=mode, identifier=identifier, since=since)
+    return NativeAdapter(since=since)

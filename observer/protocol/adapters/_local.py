@@ -1,58 +1,42 @@
 """Shared parts of the adapters for peers without control arbitration (raw, ttyd, Jupyter).
 
-Such peers accept input from any client, so this client keeps the watch/control switch itself:
-``request_control`` flips it locally, and in watch mode ``send_input``/``send_resize`` return no
-message at all — the only guard there is, since the peer would obey (ttyd honours resize even
-when read-only).
+Such peers accept input from any client: nobody asks them for the keyboard, so ``encode_take`` and
+``encode_release`` are empty and the client session core takes control on its own side. They
+greet with nothing that says who we are: the first message stands for ``SessionStarted``.
 """
 
 from __future__ import annotations
 
 from observer.protocol.adapter import Message
-from observer.protocol.events import Event, Mode, SessionStarted
-from observer.terminal import sanitize
+from observer.protocol.events import Event, SessionStarted
+from observer.terminal.sanitize import sanitize_title
 
 
-def sanitize_title(title: str) -> str:
-    """Title text safe to show (:func:`observer.terminal.sanitize.sanitize_title`)."""
-    return sanitize.sanitize_title(title)
-
-
-class LocalControlSession:
-    """Base class: local watch/control switch, ``SessionStarted`` on the first message."""
+class LocalControlBase:
+    """Base class: ``SessionStarted`` on the first message, offsets counted from this connection."""
 
     subprotocol: str | None = None
 
-    def __init__(
-        self, *, mode: Mode = "watch", cols: int = 80, rows: int = 24, identifier: str = ""
-    ) -> None:
-        self._mode: Mode = mode
+    def __init__(self, *, cols: int = 80, rows: int = 24, identifier: str = "") -> None:
         self.cols = cols
         self.rows = rows
         self.identifier = identifier
         self._started = False
         self._offset = 0
 
-    @property
-    def mode(self) -> Mode:
-        """``watch`` or ``control``, switched locally by request/release."""
-        return self._mode
-
     def opening_messages(self) -> list[Message]:
         """Nothing by default."""
         return []
 
-    def request_control(self) -> list[Message]:
-        """Take the keyboard locally: the peer has no arbitration to ask."""
-        self._mode = "control"
+    def encode_take(self) -> list[Message]:
+        """Nothing: the peer has no arbitration to ask."""
         return []
 
-    def release_control(self) -> list[Message]:
-        """Back to watch mode: from now on no input or resize leaves this client."""
-        self._mode = "watch"
+    def encode_release(self) -> list[Message]:
+        """Nothing: the peer has no arbitration to tell."""
         return []
 
-    def request_resync(self) -> list[Message]:
+    def encode_resync(self) -> list[Message]:
         """No snapshot support: nothing to send."""
         return []
 
@@ -63,13 +47,13 @@ class LocalControlSession:
         return [
             SessionStarted(
                 identifier=self.identifier,
-                mode=self._mode,
+                mode="watch",
                 cols=self.cols,
                 rows=self.rows,
                 offset=0,
-                holder="you" if self._mode == "control" else "none",
+                holder="none",
                 watchers=0,
-                title=title,
+                title=sanitize_title(title),
                 complete=False,
             )
         ]

@@ -11,27 +11,33 @@ import codecs
 import json
 
 from observer.protocol.adapter import Message
-from observer.protocol.adapters._local import LocalControlSession
+from observer.protocol.adapters._local import LocalControlBase
 from observer.protocol.events import (
     Capabilities,
     Event,
     Exited,
-    Mode,
     OutputReceived,
     ProtocolViolation,
 )
 
 
-class JupyterClientSession(LocalControlSession):
+class JupyterAdapter(LocalControlBase):
     """Client side of a Jupyter Server terminal WebSocket."""
 
     subprotocol: str | None = None
-    capabilities = Capabilities(snapshot=False, resume=False, control=False, resize=True)
+    capabilities = Capabilities(
+        arbitration="none",
+        snapshot=False,
+        resume=False,
+        resize=True,
+        exit="frame",
+        reconnect="rejoin",
+        watchers=False,
+        identifier=True,
+    )
 
-    def __init__(
-        self, *, mode: Mode = "watch", cols: int = 80, rows: int = 24, identifier: str = ""
-    ) -> None:
-        super().__init__(mode=mode, cols=cols, rows=rows, identifier=identifier)
+    def __init__(self, *, cols: int = 80, rows: int = 24, identifier: str = "") -> None:
+        super().__init__(cols=cols, rows=rows, identifier=identifier)
         # Keystrokes arrive as bytes and may split a UTF-8 sequence; JSON carries text.
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
@@ -64,16 +70,12 @@ class JupyterClientSession(LocalControlSession):
         # "setup" only greets; unknown kinds are ignored for forward compatibility.
         return events
 
-    def send_input(self, data: bytes) -> list[Message]:
-        """``["stdin", text]``, only in control mode."""
-        if self._mode != "control" or not data:
-            return []
+    def encode_input(self, data: bytes) -> list[Message]:
+        """``["stdin", text]``."""
         text = self._decoder.decode(bytes(data))
         return [json.dumps(["stdin", text])] if text else []
 
-    def send_resize(self, cols: int, rows: int) -> list[Message]:
-        """``["set_size", rows, cols]``, only in control mode."""
-        if self._mode != "control":
-            return []
+    def encode_resize(self, cols: int, rows: int) -> list[Message]:
+        """``["set_size", rows, cols]``."""
         self.cols, self.rows = cols, rows
         return [json.dumps(["set_size", rows, cols])]

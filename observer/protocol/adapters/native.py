@@ -1,25 +1,192 @@
-"""``observer``: the native ``observer.v1`` client session, written with the server.
+"""``observer``: the native ``observer.v1`` protocol (the README's protocol section), client side.
 
-The session lives in :mod:`observer.protocol.session`; until that module is present in a build,
-asking for it is a clear error.
+Decoding keeps the one piece of state the wire format needs: the stream offset of the next output
+byte, which ``hello`` and every ``snapshot`` set and every binary frame advances. Whether input may
+be sent, and what a refusal or a grant means, is the client session core's business.
 """
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
 
-from observer.errors import UsageError
-from observer.protocol.adapter import ClientSession
-from observer.protocol.events import Mode
+from observer.protocol import frames
+from observer.protocol.adapter import Adapter, Message
+from observer.protocol.events import (
+    Capabilities,
+    ControlChanged,
+    ControlRefused,
+    EchoChanged,
+    ErrorReported,
+    Event,
+    Exited,
+    OutputReceived,
+    PresenceChanged,
+    ProtocolViolation,
+    Resized,
+    ScreenReceived,
+    SessionStarted,
+    SnapshotReceived,
+)
+from observer.protocol.screen_frames import DEFAULT_FPS, Screen, SetView, View
+
+#: Error codes with which the server answers a ``take`` it refuses.
+_TAKE_REFUSALS = frozenset({frames.CONTROL_HELD, frames.WATCH_ONLY})
 
 
-def native_session(*, mode: Mode, identifier: str, since: int | None) -> ClientSession:
-    """A ``NativeClientSession`` for one connection."""
-    try:
-        module = importlib.import_module("observer.protocol.session")
-    except ImportError:
-        raise UsageError(
-            "this build has no observer.v1 client yet — use --protocol raw, ttyd or jupyter"
-        ) from None
-    session: ClientSession = module.NativeClientSession(since=since, control=mode == "control")
-    return session
+def query_params(
+    identifier: str,
+    *,
+    control: bool = False,
+    since: int | None = None,
+    api_version: str = frames.API_VERSION,
+) -> dict[str, str]:
+    """The upgrade request's query: ``identifier``, ``api-version``, ``mode``, ``since`` and the
+    optional frames this client understands (``features=echo``)."""
+    params = {"identifier": identifier, "api-version": api_version}
+    params["mode"] = "control" if control else "watch"
+    if since is not None:
+        params["since"] = str(since)
+    params[frames.FEATURES_PARAMETER] = frames.ECHO_FEATURE
+    return params
+
+
+def query(identifier: str, *, control: bool = False, since: int | None = None) -> str:
+    """The request target for the upgrade: ``/?identifier=...&api-version=...&mode[&since]...``."""
+    return "/?" + urlencode(query_params(identifier, control=control, since=since))
+
+
+class NativeAdapter:
+    """One connection to an ``observer serve`` endpoint (or the platform's own).
+
+    Args:
+        since: the offset asked for with ``since=`` (``None`` for a fresh join): a snapshot at
+            another offset then means the missed bytes could not be replayed (a gap).
+    """
+
+    subprotocol: str | None = frames.SUBPROTOCOL
+    capabilities = Capabilities(
+        arbitration="server",
+        snapshot=True,
+        resume=True,
+        resize=True,
+        exit="frame",
+        reconnect="resume",
+        watchers=True,
+        identifier=True,
+    )
+
+    def __init__(self, *, since: int | None = None) -> None:
+        self._offset: int | None = since
+        self._greeted = False
+
+    @property
+    def offset(self) -> int | None:
+        """Stream offset of the next output byte (``None`` before ``hello``)."""
+        return self._offset
+
+    def opening_messages(self) -> list[Message]:
+        """Nothing: everything the server needs is in the request."""
+        return []
+
+    def receive(self, message: Message) -> list[Event]:
+        """Feed one received message; return what it means. Never raises."""
+        frame = frames.decode_server_frame(message)
+        events: list[Event] = []
+        if not self._greeted and not isinstance(frame, frames.Hello | frames.Malformed):
+            events.append(ProtocolViolation("the server did not start with 'hello'"))
+        match frame:
+            case frames.Malformed(reason):
+                events.append(ProtocolViolation(reason))
+            case frames.Hello():
+                events.append(self._hello(frame))
+            case frames.Snapshot(offset, cols, rows, data):
+                gap = self._offset is not None and offset != self._offset
+                self._offset = offset
+                events.append(SnapshotReceived(data.encode(), cols, rows, offset, gap))
+            case frames.Output(data):
+                start = self._offset or 0
+                self._offset = start + len(data)
+                events.append(OutputReceived(data, start))
+            case frames.Resize(cols, rows):
+                events.append(Resized(cols, rows))
+            case frames.Control(holder):
+                events.append(ControlChanged(holder))
+            case frames.Presence(watchers):
+                events.append(PresenceChanged(watchers))
+            case frames.Exit(status):
+                events.append(Exited(status))
+            case frames.Echo(on):
+                events.append(EchoChanged(on))
+            case Screen():
+                events.append(self._screen(frame))
+            case frames.Error(code, text) if code in _TAKE_REFUSALS:
+                events.append(ControlRefused(code, text))
+            case frames.Error(code, text):
+                events.append(ErrorReported(code, text))
+        return events
+
+    def encode_input(self, data: bytes) -> list[Message]:
+        """Keyboard input as one binary frame."""
+        return [bytes(data)] if data else []
+
+    def encode_resize(self, cols: int, rows: int) -> list[Message]:
+        """``resize``; nothing for a size outside 1..1000."""
+        if not (1 <= cols <= frames.MAX_DIMENSION and 1 <= rows <= frames.MAX_DIMENSION):
+            return []
+        return [frames.encode(frames.Resize(cols, rows))]
+
+    def encode_take(self) -> list[Message]:
+        """``take``."""
+        return [frames.encode(frames.Take())]
+
+    def encode_release(self) -> list[Message]:
+        """``release``."""
+        return [frames.encode(frames.Release())]
+
+    def encode_resync(self) -> list[Message]:
+        """``resync``: the output backlog before the snapshot will be skipped."""
+        return [frames.encode(frames.Resync())]
+
+    def encode_view(self, view: View, fps: int = DEFAULT_FPS) -> list[Message]:
+        """``view``: the screen's state (``screen``, at most ``fps`` frames a second: a tile) or
+        the byte stream (``stream``: a snapshot at the view's offset, then the bytes)."""
+        return [frames.encode(SetView(view, fps))]
+
+    def _screen(self, frame: Screen) -> ScreenReceived:
+        # The view stands at the model's offset: the snapshot there after switching back to the
+        # stream is no gap.
+        self._offset = frame.offset
+        return ScreenReceived(
+            frame.offset,
+            frame.cols,
+            frame.rows,
+            frame.full,
+            frame.lines,
+            frame.cursor,
+            frame.cursor_visible,
+            frame.title,
+        )
+
+    def _hello(self, hello: frames.Hello) -> SessionStarted:
+        # hello.offset is where the stream that follows begins (the snapshot's offset, or the
+        # replayed since=). A resume keeps its own offset so that a snapshot instead shows a gap.
+        self._greeted = True
+        if self._offset is None:
+            self._offset = hello.offset
+        return SessionStarted(
+            identifier=hello.identifier,
+            mode=hello.mode,
+            cols=hello.cols,
+            rows=hello.rows,
+            offset=hello.offset,
+            holder=hello.holder,
+            watchers=hello.watchers,
+            title=hello.title,
+        )
+
+
+if TYPE_CHECKING:  # mypy proves that the native adapter is an Adapter
+
+    def _is_an_adapter(adapter: NativeAdapter) -> Adapter:
+        return adapter

@@ -1,22 +1,31 @@
 """``raw``: a bare byte pipe (e.g. a PTY bridge). Every frame received is output; input is binary.
 
 Text frames are output too (UTF-8), since bridges differ in which frame type they use. No
-greeting, no snapshot, no resume, no resize, no arbitration: on join the screen may be incomplete
-(``SessionStarted.complete`` is False).
+greeting, no snapshot, no resume, no resize, no arbitration, and the socket's close is the
+program's end: on join the screen may be incomplete (``SessionStarted.complete`` is False).
 """
 
 from __future__ import annotations
 
 from observer.protocol.adapter import Message
-from observer.protocol.adapters._local import LocalControlSession
+from observer.protocol.adapters._local import LocalControlBase
 from observer.protocol.events import Capabilities, Event, OutputReceived
 
 
-class RawClientSession(LocalControlSession):
+class RawAdapter(LocalControlBase):
     """Client side of a raw byte-stream WebSocket."""
 
     subprotocol: str | None = None
-    capabilities = Capabilities(snapshot=False, resume=False, control=False, resize=False)
+    capabilities = Capabilities(
+        arbitration="none",
+        snapshot=False,
+        resume=False,
+        resize=False,
+        exit="close",
+        reconnect="rejoin",
+        watchers=False,
+        identifier=False,
+    )
 
     def receive(self, message: Message) -> list[Event]:
         """Every frame is PTY output."""
@@ -26,12 +35,10 @@ class RawClientSession(LocalControlSession):
             events.append(OutputReceived(bytes(data), self._advance(len(data))))
         return events
 
-    def send_input(self, data: bytes) -> list[Message]:
-        """One binary frame, only in control mode."""
-        if self._mode != "control" or not data:
-            return []
-        return [bytes(data)]
+    def encode_input(self, data: bytes) -> list[Message]:
+        """One binary frame."""
+        return [bytes(data)] if data else []
 
-    def send_resize(self, cols: int, rows: int) -> list[Message]:
+    def encode_resize(self, cols: int, rows: int) -> list[Message]:
         """A raw pipe has no resize message."""
         return []

@@ -5,8 +5,10 @@ sets the size of the process ttyd spawns for this connection; allowed in watch m
 command byte plus payload: ``0`` input, ``1`` resize JSON ``{"columns","rows"}``, ``2`` pause,
 ``3`` resume. Server → client: ``0`` output, ``1`` window title, ``2`` preferences JSON.
 
-ttyd honours resize even from a read-only client, so in watch mode this session sends neither
-``0`` nor ``1`` — nothing at all after the init.
+ttyd honours resize even from a read-only client: the client session core's mode table sends
+neither ``0`` nor ``1`` in watch mode — nothing at all after the init. Each connection is a new
+process (SIGHUP on disconnect), and when that process ends ttyd closes the socket without a close
+frame: ``capabilities`` say so, and the core treats that close as the program's exit.
 """
 
 from __future__ import annotations
@@ -14,20 +16,20 @@ from __future__ import annotations
 import json
 
 from observer.protocol.adapter import Message
-from observer.protocol.adapters._local import LocalControlSession, sanitize_title
+from observer.protocol.adapters._local import LocalControlBase
 from observer.protocol.events import (
     Capabilities,
     Event,
-    Mode,
     OutputReceived,
     ProtocolViolation,
     TitleChanged,
 )
+from observer.terminal.sanitize import sanitize_title
 
 OUTPUT, SET_WINDOW_TITLE, SET_PREFERENCES = ord("0"), ord("1"), ord("2")
 
 
-class TtydClientSession(LocalControlSession):
+class TtydAdapter(LocalControlBase):
     """Client side of a ttyd WebSocket.
 
     Args:
@@ -36,22 +38,30 @@ class TtydClientSession(LocalControlSession):
     """
 
     subprotocol: str | None = "tty"
-    capabilities = Capabilities(snapshot=False, resume=False, control=False, resize=True)
+    capabilities = Capabilities(
+        arbitration="none",
+        snapshot=False,
+        resume=False,
+        resize=True,
+        exit="close",
+        reconnect="new program",
+        watchers=False,
+        identifier=False,
+    )
 
     def __init__(
         self,
         *,
-        mode: Mode = "watch",
         cols: int = 80,
         rows: int = 24,
         identifier: str = "",
         auth_token: str = "",
     ) -> None:
-        super().__init__(mode=mode, cols=cols, rows=rows, identifier=identifier)
+        super().__init__(cols=cols, rows=rows, identifier=identifier)
         self.__auth_token = auth_token
 
     def __repr__(self) -> str:
-        return f"TtydClientSession(mode={self._mode!r}, cols={self.cols}, rows={self.rows})"
+        return f"TtydAdapter(cols={self.cols}, rows={self.rows})"
 
     def opening_messages(self) -> list[Message]:
         """The JSON init ttyd requires before anything else."""
@@ -65,8 +75,9 @@ class TtydClientSession(LocalControlSession):
             return [*self._start(), ProtocolViolation("ttyd sent an empty frame")]
         command, payload = data[0], bytes(data[1:])
         if command == SET_WINDOW_TITLE:
-            title = sanitize_title(payload.decode("utf-8", "replace"))
-            return [*self._start(title), TitleChanged(title)]
+            title = payload.decode("utf-8", "replace")
+            events = self._start(title)
+            return [*events, TitleChanged(sanitize_title(title))]
         events = self._start()
         if command == OUTPUT:
             if payload:
@@ -75,15 +86,11 @@ class TtydClientSession(LocalControlSession):
             events.append(ProtocolViolation(f"ttyd sent an unknown command byte {command:#04x}"))
         return events
 
-    def send_input(self, data: bytes) -> list[Message]:
-        """``0`` + input, only in control mode."""
-        if self._mode != "control" or not data:
-            return []
-        return [b"0" + bytes(data)]
+    def encode_input(self, data: bytes) -> list[Message]:
+        """``0`` + input."""
+        return [b"0" + bytes(data)] if data else []
 
-    def send_resize(self, cols: int, rows: int) -> list[Message]:
-        """``1`` + ``{"columns","rows"}``, only in control mode (ttyd does not gate resize)."""
-        if self._mode != "control":
-            return []
+    def encode_resize(self, cols: int, rows: int) -> list[Message]:
+        """``1`` + ``{"columns","rows"}`` (ttyd does not gate resize: never sent in watch mode)."""
         self.cols, self.rows = cols, rows
         return [b"1" + json.dumps({"columns": cols, "rows": rows}, separators=(",", ":")).encode()]

@@ -1,15 +1,15 @@
-"""jupyter: terminado JSON arrays both ways; watch mode sends nothing."""
+"""jupyter: terminado JSON arrays both ways."""
 
 from __future__ import annotations
 
 import json
 
-from observer.protocol.adapters.jupyter import JupyterClientSession
+from observer.protocol.adapters.jupyter import JupyterAdapter
 from observer.protocol.events import Exited, OutputReceived, ProtocolViolation, SessionStarted
 
 
 def test_setup_starts_the_session_and_stdout_is_output() -> None:
-    session = JupyterClientSession(identifier="1", cols=80, rows=24)
+    session = JupyterAdapter(identifier="1", cols=80, rows=24)
     assert session.receive('["setup", {}]') == [
         SessionStarted("1", "watch", 80, 24, 0, "none", 0, "", complete=False)
     ]
@@ -20,7 +20,7 @@ def test_setup_starts_the_session_and_stdout_is_output() -> None:
 
 
 def test_malformed_frames_are_reported() -> None:
-    session = JupyterClientSession()
+    session = JupyterAdapter()
     session.receive('["setup", {}]')
     assert session.receive("not json") == [
         ProtocolViolation("the Jupyter terminal sent a frame that is not JSON")
@@ -32,16 +32,16 @@ def test_malformed_frames_are_reported() -> None:
     assert session.receive('["future-kind", 1]') == []
 
 
-def test_control_sends_stdin_and_set_size_with_rows_first() -> None:
-    session = JupyterClientSession()
-    assert session.send_input(b"ls\r") == [] and session.send_resize(100, 30) == []
-    session.request_control()
-    assert [json.loads(m) for m in session.send_input(b"ls\r")] == [["stdin", "ls\r"]]
-    assert [json.loads(m) for m in session.send_resize(100, 30)] == [["set_size", 30, 100]]
+def test_input_is_stdin_and_set_size_has_rows_first() -> None:
+    session = JupyterAdapter()
+    assert [json.loads(m) for m in session.encode_input(b"ls\r")] == [["stdin", "ls\r"]]
+    assert [json.loads(m) for m in session.encode_resize(100, 30)] == [["set_size", 30, 100]]
+    caps = session.capabilities
+    assert caps.arbitration == "none" and caps.exit == "frame" and caps.reconnect == "rejoin"
 
 
 def test_a_utf8_character_split_across_keystrokes_arrives_whole() -> None:
-    session = JupyterClientSession(mode="control")
+    session = JupyterAdapter()
     encoded = "é".encode()
-    assert session.send_input(encoded[:1]) == []
-    assert [json.loads(m) for m in session.send_input(encoded[1:])] == [["stdin", "é"]]
+    assert session.encode_input(encoded[:1]) == []
+    assert [json.loads(m) for m in session.encode_input(encoded[1:])] == [["stdin", "é"]]

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
+from observer.errors import InvalidState
 from observer.protocol.modes import (
     TRANSITIONS,
     ControlEvent,
     ControlMode,
+    allows,
     may_send_input,
     next_mode,
 )
@@ -41,10 +45,14 @@ def test_input_stops_at_release_before_the_server_confirms() -> None:
     assert not may_send_input(released)
 
 
-def test_pairs_outside_the_table_are_refused() -> None:
-    assert next_mode(W, ControlEvent.RELEASE) is None
-    assert next_mode(W, ControlEvent.DENIED) is None
-    assert next_mode(C, ControlEvent.DENIED) is None
+@pytest.mark.parametrize(
+    ("mode", "event"),
+    [(W, ControlEvent.RELEASE), (W, ControlEvent.DENIED), (C, ControlEvent.DENIED)],
+)
+def test_pairs_outside_the_table_raise(mode: ControlMode, event: ControlEvent) -> None:
+    assert not allows(mode, event)
+    with pytest.raises(InvalidState):
+        next_mode(mode, event)
 
 
 def test_control_is_reached_only_by_a_grant() -> None:
@@ -55,4 +63,4 @@ def test_control_is_reached_only_by_a_grant() -> None:
 
 def test_every_pair_is_either_in_the_table_or_refused() -> None:
     for mode, event in itertools.product(ControlMode, ControlEvent):
-        assert next_mode(mode, event) == TRANSITIONS.get((mode, event))
+        assert allows(mode, event) == ((mode, event) in TRANSITIONS)

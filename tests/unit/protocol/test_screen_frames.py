@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from observer.protocol import frames as f
+from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import ScreenReceived, SnapshotReceived
 from observer.protocol.screen_frames import Screen, SetView
 from observer.protocol.screen_view import ScreenView
-from observer.protocol.session import NativeClientSession
 
 FRAME = Screen(
     offset=4096,
@@ -82,9 +82,9 @@ def test_a_cursor_past_the_edge_is_kept_on_the_screen() -> None:
 
 
 def test_the_native_session_turns_screen_frames_into_events_at_their_offset() -> None:
-    session = NativeClientSession()
+    session = NativeAdapter()
     session.receive(f.encode(f.Hello("a", "watch", 80, 24, 10, "none", 1, "t")))  # type: ignore[arg-type]
-    assert session.request_view("screen", 2) == ['{"type":"view","view":"screen","fps":2}']
+    assert session.encode_view("screen", 2) == ['{"type":"view","view":"screen","fps":2}']
     [event] = session.receive(f.encode(FRAME))
     assert isinstance(event, ScreenReceived)
     assert (event.offset, event.lines, event.cursor, event.title) == (
@@ -95,13 +95,13 @@ def test_the_native_session_turns_screen_frames_into_events_at_their_offset() ->
     )
     assert session.offset == 4096
     # Back to the stream: the snapshot at the view's offset is no gap.
-    assert session.request_view("stream") == ['{"type":"view","view":"stream"}']
+    assert session.encode_view("stream") == ['{"type":"view","view":"stream"}']
     [snapshot] = session.receive(f.encode(f.Snapshot(4096, 80, 24, "\x1b[Hx")))
     assert isinstance(snapshot, SnapshotReceived) and not snapshot.gap
 
 
 def event(frame: Screen) -> ScreenReceived:
-    session = NativeClientSession()
+    session = NativeAdapter()
     session.receive(f.encode(f.Hello("a", "watch", frame.cols, frame.rows, 0, "none", 1, "")))  # type: ignore[arg-type]
     [received] = session.receive(f.encode(frame))
     assert isinstance(received, ScreenReceived)

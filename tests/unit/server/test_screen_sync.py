@@ -9,9 +9,9 @@ models must hold the same cells.
 from __future__ import annotations
 
 from observer.protocol import frames
+from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import ScreenReceived
 from observer.protocol.screen_view import ScreenView
-from observer.protocol.session import NativeClientSession
 from observer.server.screen_sync import RowVersions, ScreenFeed, row_text
 from observer.terminal import TerminalModel
 
@@ -22,7 +22,7 @@ class Tile:
     """The client side: a native session, a view, and the tile's own model."""
 
     def __init__(self) -> None:
-        self.session = NativeClientSession()
+        self.session = NativeAdapter()
         hello = frames.Hello("a", "watch", COLS, ROWS, 0, "none", 1, "")
         self.session.receive(frames.encode(hello))
         self.view = ScreenView()

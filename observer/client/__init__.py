@@ -1,0 +1,10 @@
+"""The client session core: one sans-I/O object per watched session (DESIGN.md, "The client session core").
+
+:mod:`observer.client.watched` holds :class:`~observer.client.watched.WatchedSession`; the
+recording policy, the reconnect policy, catching up and the derived status each have a module here.
+Nothing in this package does I/O, reads a clock or imports a framework: the transport loop, the
+app and the recorder drive it.
+"""
+
+DEFAULT_IDLE_RELEASE = 300.0
+"""Seconds without typing after which control is handed back (the config file's ``idle_release``)."""

@@ -1,0 +1,111 @@
+"""What a watched session's state means to a person: connection, holder, agent state, notices.
+
+:class:`SessionStatus` is derived by :meth:`observer.client.watched.WatchedSession.status` at a
+given time; views and recorders read it and keep no copy. The agent-state rules (active, idle,
+waiting) are pure functions of the times the session saw output and bells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from observer.protocol.events import Arbitration, Holder
+
+ConnectionState = Literal["connecting", "connected", "reconnecting", "closed"]
+AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
+Severity = Literal["information", "warning", "error"]
+
+#: No output for this long: the agent is idle.
+IDLE_AFTER = 2.0
+#: A bell, then no output for this long: it waits for someone.
+WAIT_AFTER_BELL = 1.0
+#: A prompt-looking cursor line with no output for this long: it waits for someone.
+WAIT_AFTER_PROMPT = 4.0
+PROMPT_ENDINGS = ("?", ":", ">", "$", "#", "❯", "›", "»", "(y/n)", "[Y/n]", "[y/N]")
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something a person should be told about (``severity`` as Textual's ``notify``)."""
+
+    text: str
+    severity: Severity = "information"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStatus:
+    """One watched session at one moment, as every view shows it."""
+
+    connection: ConnectionState
+    in_control: bool
+    requesting: bool
+    holder: Holder
+    arbitration: Arbitration
+    may_take: bool
+    """Taking control can work now (connected, not exited, not refused as watch-only)."""
+    cannot_take: str
+    """Why it cannot, in words for people (empty when it can)."""
+    watchers: int | None
+    """Clients connected, this one included; None where the peer does not say."""
+    title: str
+    identifier: str
+    exited: bool
+    exit_status: int | None
+    gaps: int
+    reason: str
+    """Why the connection is down or closed (empty while up)."""
+    last_error: str
+    """The last thing that went wrong (a refusal, a malformed frame, a failed attempt)."""
+    retry_in: float | None
+    latency: float | None
+    complete: bool
+    """False after joining a peer that sends no snapshot, until the screen is known whole."""
+    echo: bool
+    agent: AgentState
+    quiet_for: float
+    behind: bool
+    """Output is waiting to be parsed: views draw fewer frames meanwhile."""
+
+    def summary(self) -> str:
+        """A short plain-text state for a tile's title line."""
+        if self.exited:
+            return f"exited {self.exit_status}" if self.exit_status is not None else "exited"
+        if self.connection != "connected":
+            if self.connection == "closed" and self.last_error:
+                return f"closed: {self.last_error}"
+            return self.connection
+        if self.agent in ("idle", "waiting"):
+            return f"{self.agent} {int(self.quiet_for)}s"
+        return self.agent
+
+
+def agent_state(
+    *,
+    exited: bool,
+    last_output: float | None,
+    bell_rang_last: bool,
+    prompt_line: bool,
+    now: float,
+) -> tuple[AgentState, float]:
+    """The agent's state and for how long it has been quiet (seconds).
+
+    Args:
+        exited: the program ended.
+        last_output: when output last arrived (None: never).
+        bell_rang_last: the latest output rang the bell (agents ring it when they ask).
+        prompt_line: the cursor's line looks like a prompt.
+        now: the time to judge at.
+    """
+    if exited:
+        return "exited", 0.0
+    if last_output is None:
+        return "starting", 0.0
+    quiet = max(0.0, now - last_output)
+    if bell_rang_last and quiet >= WAIT_AFTER_BELL:
+        return "waiting", quiet
+    if quiet >= WAIT_AFTER_PROMPT and prompt_line:
+        return "waiting", quiet
+    if quiet >= IDLE_AFTER:
+        return "idle", quiet
+    return "active", quiet

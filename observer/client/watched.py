@@ -1,0 +1,794 @@
+"""The client session core: everything that decides what one watched session *is*, with no I/O.
+
+One :class:`WatchedSession` per watched session; the watch screen, every dashboard tile,
+``watch --record``, ``observer record`` and the tests all drive it (DESIGN.md, "The client session
+core"). Time is passed in; nothing here touches a socket, a clock, a loop or a widget.
+
+In:
+    the connection's life (:meth:`opened` with the peer's adapter, :meth:`received`,
+    :meth:`failed`, :meth:`closed`, :meth:`measured`) and the user's intentions (:meth:`take`,
+    :meth:`release`, :meth:`type`, :meth:`paste`, :meth:`interrupt`, :meth:`view_resized`,
+    :meth:`mark`, :meth:`tick`).
+Out:
+    what to send (:meth:`data_to_send`, with ``on_outgoing`` called when there is some), what to
+    feed the model (:meth:`feed`, the output waiting in one inbox), what to record (through the
+    :class:`~observer.client.recording_policy.RecordingPolicy`), and a derived
+    :meth:`status` plus :meth:`take_notices`.
+
+It owns: stream offsets and resume; resync and skip-ahead; the one client copy of the mode table
+(strict: a pair it does not know raises); control per peer capability (a peer that arbitrates
+nothing is taken on our side); the reconnect policy per peer; the recording policy; the resize
+policy (the PTY follows the controller's view while in control, unless the remote size is kept;
+watchers never resize).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from observer.client import DEFAULT_IDLE_RELEASE
+from observer.client.catch_up import CatchUp
+from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
+from observer.client.recording_policy import RESET, RecordingPolicy
+from observer.client.status import (
+    PROMPT_ENDINGS,
+    ConnectionState,
+    Notice,
+    SessionStatus,
+    Severity,
+    agent_state,
+)
+from observer.protocol.adapter import Adapter, Message
+from observer.protocol.events import (
+    Capabilities,
+    ControlChanged,
+    ControlRefused,
+    EchoChanged,
+    ErrorReported,
+    Event,
+    Exited,
+    Holder,
+    OutputReceived,
+    PresenceChanged,
+    ProtocolViolation,
+    Resized,
+    SessionStarted,
+    SnapshotReceived,
+    TitleChanged,
+)
+from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
+from observer.terminal import TerminalModel
+from observer.terminal.keys import encode_paste
+from observer.terminal.sanitize import sanitize_title
+
+CTRL_C = b"\x03"
+
+Listener = Callable[[set[int], bool], None]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRequest:
+    """What the next connection asks for (the transport builds the URL and adapter from it)."""
+
+    control: bool
+    since: int | None
+    cols: int
+    rows: int
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A connection came up: the ``count``-th of this session, resuming from ``since``."""
+
+    count: int
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Reset:
+    """Start the model afresh (a peer rejoined with no snapshot)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """Output waiting to be parsed: the ``number``-th chunk received."""
+
+    number: int
+    data: bytes
+
+
+_Step = _Chunk | SnapshotReceived | Resized | _Reset
+
+
+class WatchedSession:
+    """One watched session (see the module docstring).
+
+    Args:
+        identifier: the session identifier asked for.
+        want_control: ask for the keyboard at connect.
+        size: the view's size until the view says (cols, rows); also ttyd's init size.
+        scrollback: lines of scrollback the model keeps (0 for tiles).
+        recording: the recording policy, if this session is recorded.
+        reconnect: the reconnect policy (default: reconnect, fail fast on the first attempt).
+        follow_size: while in control, resize the remote PTY to the view (False: keep its size).
+        idle_release: hand control back after this many seconds without typing.
+        show: feed a terminal model (False for a headless recorder: nothing is parsed).
+        stop_at_exit: end the session when the program exits (a recorder); otherwise it stays
+            connected and inspectable, as the server keeps it.
+    """
+
+    def __init__(
+        self,
+        *,
+        identifier: str = "",
+        want_control: bool = False,
+        size: tuple[int, int] = (80, 24),
+        scrollback: int = 10_000,
+        recording: RecordingPolicy | None = None,
+        reconnect: ReconnectPolicy | None = None,
+        follow_size: bool = True,
+        idle_release: float = DEFAULT_IDLE_RELEASE,
+        show: bool = True,
+        stop_at_exit: bool = False,
+    ) -> None:
+        self.identifier = identifier
+        self.recording = recording
+        self.reconnect = reconnect or ReconnectPolicy(Backoff(0.5, 10.0))
+        self.follow_size = follow_size
+        self.idle_release = idle_release
+        self.show = show
+        self.stop_at_exit = stop_at_exit
+        self.close_requested = False
+        """The session is over: the transport should close the connection (after sending)."""
+        self.scrollback = scrollback
+        self.model = TerminalModel(cols=size[0], rows=size[1], scrollback=scrollback)
+        self.catch_up = CatchUp()
+        self.on_outgoing: Callable[[], object] | None = None
+        """Called when :meth:`data_to_send` has something (the transport wakes its writer)."""
+        self.on_status: Callable[[], object] | None = None
+        """Called when the status or the notices changed (the app refreshes its bars)."""
+        self.on_event: Callable[[Event | Opened | Decision], object] | None = None
+        """Called with every peer event as it is applied, every connection opened and every
+        reconnect decision, in order: a log of what the session saw (tests and tools read it)."""
+        self._listeners: list[Listener] = []
+        self._adapter: Adapter | None = None
+        self._capabilities: Capabilities | None = None
+        self._mode = ControlMode.WATCH
+        self._want_control = want_control
+        self._view_size: tuple[int, int] | None = None
+        self._remote_size = size
+        self._outbox: list[Message] = []
+        self._inbox: deque[_Step] = deque()
+        self._backlog = 0
+        self._notices: list[Notice] = []
+        self._next_offset: int | None = None
+        self._connections = 0
+        self._opened_at = 0.0
+        self._connection: ConnectionState = "connecting"
+        self._retry_at: float | None = None
+        self._reason = ""
+        self._last_error = ""
+        self._latency: float | None = None
+        self._holder: Holder = "none"
+        self._watchers: int | None = None
+        self._title = ""
+        self._exited = False
+        self._exit_status: int | None = None
+        self._gaps = 0
+        self._complete = True
+        self._echo = True
+        self._watch_only = False
+        self._interrupt_pending = False
+        self._quitting = False
+        self._last_input = 0.0
+        self._last_output: float | None = None
+        self._chunks = 0
+        """Output chunks received (each inbox chunk carries its number)."""
+        self._bell_rang_last = False
+        """The newest output chunk, once parsed, rang the bell."""
+        self.resyncs = 0
+        self.snapshots = 0
+
+    # -- what views read ------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> Capabilities | None:
+        """The connected peer's capabilities (None until the first connection)."""
+        return self._capabilities
+
+    @property
+    def mode(self) -> ControlMode:
+        """Where this client stands on the way to and from the keyboard."""
+        return self._mode
+
+    @property
+    def in_control(self) -> bool:
+        """Whether keys typed now are sent."""
+        return may_send_input(self._mode)
+
+    @property
+    def quitting(self) -> bool:
+        """The user ended the session (the close that follows is not a drop)."""
+        return self._quitting
+
+    @property
+    def connections(self) -> int:
+        """Connections opened so far."""
+        return self._connections
+
+    @property
+    def queued(self) -> int:
+        """Messages waiting in the outbox."""
+        return len(self._outbox)
+
+    @property
+    def backlog(self) -> int:
+        """Bytes of output received and not yet fed to the model."""
+        return self._backlog
+
+    @property
+    def behind(self) -> bool:
+        """Output is waiting that takes a while to parse: views draw fewer frames meanwhile."""
+        return self.catch_up.behind(self._backlog)
+
+    @property
+    def pending(self) -> bool:
+        """Whether :meth:`feed` has something to do."""
+        return bool(self._inbox)
+
+    @property
+    def last_output(self) -> float | None:
+        """When output last arrived."""
+        return self._last_output
+
+    def status(self, now: float) -> SessionStatus:
+        """The session as views show it at ``now``."""
+        state, quiet = agent_state(
+            exited=self._exited,
+            last_output=self._last_output,
+            bell_rang_last=self._bell_rang_last,
+            prompt_line=self._cursor_line_is_prompt(),
+            now=now,
+        )
+        cannot = self._cannot_take()
+        caps = self._capabilities
+        return SessionStatus(
+            connection=self._connection,
+            in_control=self.in_control,
+            requesting=self._mode is ControlMode.REQUESTING,
+            holder="you" if self.in_control else self._holder,
+            arbitration=caps.arbitration if caps is not None else "server",
+            may_take=not cannot,
+            cannot_take=cannot,
+            watchers=self._watchers,
+            title=self._title,
+            identifier=self.identifier,
+            exited=self._exited,
+            exit_status=self._exit_status,
+            gaps=self._gaps,
+            reason=self._reason,
+            last_error=self._last_error,
+            retry_in=max(0.0, self._retry_at - now) if self._retry_at is not None else None,
+            latency=self._latency,
+            complete=self._complete,
+            echo=self._echo,
+            agent=state,
+            quiet_for=quiet,
+            behind=self.catch_up.behind(self._backlog),
+        )
+
+    def take_notices(self) -> list[Notice]:
+        """What to tell the user since the last call."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(dirty_rows, whole_screen)`` after each change of the screen."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def data_to_send(self) -> list[Message]:
+        """Messages to write to the connection, in order; empties the outbox."""
+        messages, self._outbox = self._outbox, []
+        return messages
+
+    # -- the connection's life (the transport calls these) --------------------------------------
+
+    def join_request(self) -> JoinRequest:
+        """What the next connection should ask for."""
+        caps = self._capabilities
+        resumable = caps is not None and caps.resume and self._next_offset is not None
+        cols, rows = self._view_size or self._remote_size
+        return JoinRequest(
+            control=self._want_control,
+            since=self._next_offset if resumable else None,
+            cols=cols,
+            rows=rows,
+        )
+
+    def opened(self, adapter: Adapter, now: float) -> None:
+        """A connection is up, speaking through ``adapter``."""
+        self._adapter, self._capabilities = adapter, adapter.capabilities
+        self._connections += 1
+        self._opened_at = now
+        self._connection, self._retry_at, self._reason = "connected", None, ""
+        self.catch_up.resyncing = False
+        self.reconnect.opened()
+        self._outbox.clear()  # nothing typed for the last connection goes to this one
+        self._send(adapter.opening_messages())
+        self._log(
+            Opened(self._connections, self._next_offset if adapter.capabilities.resume else None)
+        )
+        self._status_changed()
+
+    def received(self, message: Message, now: float) -> None:
+        """One message from the peer."""
+        if self._adapter is not None:
+            for event in self._adapter.receive(message):
+                self._apply(event, now)
+
+    def failed(self, reason: str, *, retryable: bool, now: float) -> Decision:
+        """An attempt to connect failed before the upgrade."""
+        decision = self.reconnect.failed(reason, retryable=retryable)
+        self._last_error = self._reason = reason
+        return self._decided(decision, now)
+
+    def closed(
+        self,
+        reason: str,
+        *,
+        code: int | None,
+        now: float,
+        timed_out: bool = False,
+        refused: bool = False,
+    ) -> Decision:
+        """The connection ended.
+
+        Args:
+            reason: why, in words for people.
+            code: the close code the peer sent (None: no close frame came).
+            now: the time.
+            timed_out: we closed it because the peer stopped answering keepalive pings: the
+                network failed, not the peer (so not even a close-means-exit peer has exited).
+            refused: the close code says no attempt can work (RFC 6455 policy, protocol or
+                size errors): the session stops, and ``reason`` is its error.
+        """
+        self._adapter = None
+        caps = self._capabilities
+        was_up = self._connection == "connected"
+        self._drop_control()
+        if refused:
+            self._last_error = reason
+            return self._decided(Stop(reason, fatal=True), now)
+        if not self._exited and not timed_out and caps is not None and caps.exit == "close":
+            # ttyd and raw bridges close the socket when their program ends: that is the exit.
+            self._exit(None, now)
+        if self._exited:
+            return self._decided(Stop(self._exit_reason()), now)
+        if self._quitting:
+            return self._decided(Stop("closed"), now)
+        if self.recording is not None:
+            self.recording.disconnected()
+        self._reason = reason
+        decision = Stop(reason) if code == 1000 else self.reconnect.dropped(now - self._opened_at)
+        if was_up:
+            after = "; reconnecting" if isinstance(decision, Retry) else ""
+            self._tell(f"Disconnected: {reason}{after}", "warning")
+        return self._decided(decision, now)
+
+    def quit(self) -> None:
+        """The user is leaving: the close that follows is not a drop."""
+        self._quitting = True
+
+    def measured(self, latency: float | None) -> None:
+        """The keepalive's last round-trip time."""
+        self._latency = latency
+
+    # -- the user's intentions ------------------------------------------------------------------
+
+    def take(self, now: float) -> bool:
+        """Ask for the keyboard; False (and a notice) when it cannot work."""
+        if self.in_control or self._mode is ControlMode.REQUESTING:
+            return True
+        reason = self._cannot_take()
+        if reason:
+            self._notices.append(Notice(reason, "warning"))
+            self._status_changed()
+            return False
+        self._want_control = True
+        self._move(ControlEvent.REQUEST, now)
+        if self._arbitrated():
+            self._send(self._encode(lambda a: a.encode_take()))
+        else:
+            self._move(ControlEvent.GRANTED, now)  # nobody arbitrates: ours to take
+        return True
+
+    def release(self, now: float) -> None:
+        """Hand the keyboard back: no input leaves from now on."""
+        self._want_control = False
+        if self._mode not in (ControlMode.CONTROL, ControlMode.REQUESTING):
+            return
+        self._move(ControlEvent.RELEASE, now)
+        if self._arbitrated():
+            self._send(self._encode(lambda a: a.encode_release()))
+        else:
+            self._move(ControlEvent.LOST, now)
+
+    def type(self, data: bytes, now: float) -> bool:
+        """Keys typed; sent (and recorded as policy says) only in control. Whether they were sent."""
+        if not data or not self.in_control or self._adapter is None:
+            return False
+        self._last_input = now
+        self._send(self._adapter.encode_input(data))
+        if self.recording is not None:
+            self.recording.input(data)
+        return True
+
+    def paste(self, text: str, now: float) -> bool:
+        """Pasted text, bracketed when the program asked for it."""
+        return self.type(encode_paste(text, bracketed=self.model.bracketed_paste), now)
+
+    def interrupt(self, now: float) -> bool:
+        """Send one Ctrl-C; taking the keyboard for it (and handing it back) when not in control."""
+        if self.in_control:
+            return self.type(CTRL_C, now)
+        if not self.take(now):
+            return False
+        if self.in_control:  # a peer without arbitration: ours at once
+            self._send_interrupt(now)
+        else:
+            self._interrupt_pending = True  # sent when the grant comes
+        return True
+
+    def view_resized(self, cols: int, rows: int, now: float) -> None:
+        """The view's size; the remote PTY follows it while in control (unless kept)."""
+        self._view_size = (cols, rows)
+        self._follow_view()
+
+    def mark(self, text: str, now: float) -> None:
+        """The user's own marker in the recording."""
+        if self.recording is not None:
+            self.recording.mark(sanitize_title(text))
+
+    def tick(self, now: float) -> None:
+        """Call about once a second: hands control back after ``idle_release`` idle seconds."""
+        if self.in_control and now - self._last_input >= self.idle_release:
+            self.release(now)
+            self._notices.append(
+                Notice(f"Back to watching after {self.idle_release:.0f} s without typing.")
+            )
+            self._status_changed()
+
+    def close(self) -> None:
+        """The session is over: close the recording."""
+        if self.recording is not None:
+            self.recording.close()
+
+    # -- the model (the view's feeder calls this in time slices) --------------------------------
+
+    def check_backlog(self, now: float) -> None:
+        """Skip ahead: ask for a snapshot when the waiting output would take too long to parse."""
+        if self.catch_up.pays(self._backlog, now):
+            self.resync()
+
+    def resync(self) -> bool:
+        """Ask for a fresh snapshot and skip the output before it; False where the peer has none."""
+        caps = self._capabilities
+        if caps is None or not caps.snapshot or self._adapter is None:
+            return False
+        self._send(self._adapter.encode_resync())
+        self.catch_up.resyncing = True
+        self.resyncs += 1
+        self._drop_waiting_output()
+        return True
+
+    def feed(self, budget: int, now: float) -> int:
+        """Feed the model up to ``budget`` bytes of waiting output (or one step); bytes fed.
+
+        The newest chunk received is fed on its own: whether the latest output rang the bell
+        (an agent asking something) is judged on it alone.
+        """
+        inbox = self._inbox
+        if not inbox:
+            return 0
+        if not isinstance(inbox[0], _Chunk):
+            self._step(inbox.popleft())
+            return 0
+        parts: list[bytes] = []
+        size, last = 0, 0
+        while inbox and isinstance(inbox[0], _Chunk) and size < budget:
+            if parts and inbox[0].number == self._chunks:
+                break
+            chunk = inbox.popleft()
+            assert isinstance(chunk, _Chunk)
+            data, last = chunk.data, chunk.number
+            if size + len(data) > budget:
+                inbox.appendleft(_Chunk(last, data[budget - size :]))
+                data = data[: budget - size]
+            parts.append(data)
+            size += len(data)
+        self._backlog -= size
+        model = self.model
+        bells = model.bells
+        dirty = model.feed(b"".join(parts) if len(parts) > 1 else parts[0])
+        newest = last == self._chunks and not (inbox and isinstance(inbox[0], _Chunk))
+        if newest:
+            self._bell_rang_last = model.bells != bells
+        self._title = model.title or self._title
+        self._changed(dirty, False)
+        return size
+
+    def parsed(self, size: int, seconds: float) -> None:
+        """The feeder's measurement of how long ``size`` bytes took to parse."""
+        self.catch_up.rate.note(size, seconds)
+
+    # -- applying what the peer said ------------------------------------------------------------
+
+    def _apply(self, event: Event, now: float) -> None:
+        self._log(event)
+        match event:
+            case OutputReceived(data, offset):
+                self._output(data, offset, now)
+            case SnapshotReceived():
+                self._snapshot(event, now)
+            case SessionStarted():
+                self._started(event, now)
+            case Resized(cols, rows):
+                self._remote_size = (cols, rows)
+                if self.recording is not None:
+                    self.recording.resized(cols, rows)
+                self._queue(event)
+            case ControlChanged(holder):
+                self._holder = "none" if holder == "you" else holder
+                self._move(ControlEvent.GRANTED if holder == "you" else ControlEvent.LOST, now)
+            case ControlRefused(code, message):
+                self._watch_only = self._watch_only or code == "watch_only"
+                self._interrupt_pending = False
+                if allows(self._mode, ControlEvent.DENIED):
+                    self._move(ControlEvent.DENIED, now)
+                self._want_control = False
+                self._tell(sanitize_title(message) or code, "warning")
+            case PresenceChanged(watchers):
+                self._watchers = watchers
+                self._status_changed()
+            case TitleChanged(title):
+                self._title = sanitize_title(title)
+            case Exited(status):
+                self._exit(status, now)
+            case EchoChanged(on):
+                self._echo = on
+                if self.recording is not None:
+                    self.recording.echo(on=on)
+            case ErrorReported(code, message):
+                self._tell(sanitize_title(message) or code, "warning")
+            case ProtocolViolation(reason):
+                self._tell(
+                    f"The endpoint sent something malformed: {sanitize_title(reason)}", "warning"
+                )
+
+    def _started(self, event: SessionStarted, now: float) -> None:
+        caps = self._capabilities
+        self.identifier = sanitize_title(event.identifier) or self.identifier
+        self._title = sanitize_title(event.title) or self._title
+        self._holder = "none" if event.holder == "you" else event.holder
+        self._watchers = event.watchers if caps is not None and caps.watchers else None
+        self._remote_size = (event.cols, event.rows)
+        self._complete = event.complete
+        recording = self.recording
+        if recording is not None:
+            if self._connections > 1:
+                recording.reconnected()
+            recording.started(event.cols, event.rows, event.title, complete=event.complete)
+        if self._connections > 1 and caps is not None and caps.reconnect != "resume":
+            if recording is not None:
+                recording.restarted(new_program=caps.reconnect == "new program")
+            self._inbox.clear()
+            self._backlog = 0
+            self._queue(_Reset())
+        if self._connections > 1:
+            self._notices.append(Notice(self._rejoined(caps)))
+        if (event.cols, event.rows) != (self.model.cols, self.model.rows):
+            self._queue(Resized(event.cols, event.rows))
+        if event.mode == "control":
+            self._move(ControlEvent.GRANTED, now)
+        elif self._want_control:
+            self._move(ControlEvent.REQUEST, now)
+            if not self._arbitrated():
+                self._move(ControlEvent.GRANTED, now)
+        self._status_changed()
+
+    def _output(self, data: bytes, offset: int, now: float) -> None:
+        self._last_output = now
+        self._chunks += 1
+        self._next_offset = offset + len(data)
+        if self.recording is not None:
+            self.recording.output(data, offset)
+        if self.show and not self.catch_up.resyncing:
+            self._inbox.append(_Chunk(self._chunks, data))
+            self._backlog += len(data)
+
+    def _snapshot(self, event: SnapshotReceived, now: float) -> None:
+        # Bytes were lost when the snapshot starts past what we received, unless we asked to
+        # skip them (a resync): the screen is whole either way, the recording marks the gap.
+        skipped = self._next_offset is not None and event.offset > self._next_offset
+        lost = skipped and not self.catch_up.resyncing
+        self._next_offset = event.offset
+        self._last_output = now
+        self._remote_size = (event.cols, event.rows)
+        self._complete = True
+        self.snapshots += 1
+        if self.recording is not None:
+            self.recording.snapshot(event.data, event.cols, event.rows, event.offset)
+        self.catch_up.snapshot_applied(0, now)
+        if lost:
+            self._gaps += 1
+            self._tell("Some output was missed while disconnected; showing the current screen")
+        if self.show:
+            self._inbox.clear()  # a snapshot replaces the screen: nothing before it matters
+            self._backlog = 0
+            self._queue(event)
+
+    def _exit(self, status: int | None, now: float) -> None:
+        if self._exited:
+            return
+        self._exited, self._exit_status = True, status
+        self._drop_control()
+        self._want_control = False
+        if self.recording is not None:
+            self.recording.exited(status)
+        self._tell(self._exit_reason(), "warning")
+        if self.stop_at_exit:
+            self.quit()
+            self.close_requested = True
+            if self.on_outgoing is not None:
+                self.on_outgoing()
+
+    # -- control --------------------------------------------------------------------------------
+
+    def _move(self, event: ControlEvent, now: float) -> None:
+        was = self.in_control
+        self._mode = next_mode(self._mode, event)
+        if self.in_control == was:
+            self._status_changed()
+            return
+        if self.recording is not None:
+            self.recording.control(in_control=self.in_control)
+        if self.in_control:
+            self._last_input = now
+            self._follow_view()
+            if self._interrupt_pending:
+                self._send_interrupt(now)
+        self._status_changed()
+
+    def _drop_control(self) -> None:
+        """The connection or the program is gone: nothing holds the keyboard here any more."""
+        if self._mode is ControlMode.REQUESTING:
+            self._mode = next_mode(self._mode, ControlEvent.RELEASE)
+        if self._mode is not ControlMode.WATCH:
+            was = self.in_control
+            self._mode = next_mode(self._mode, ControlEvent.LOST)
+            if was and self.recording is not None:
+                self.recording.control(in_control=False)
+        self._holder = "none"
+
+    def _send_interrupt(self, now: float) -> None:
+        self._interrupt_pending = False
+        self.type(CTRL_C, now)
+        self.release(now)
+        self._notices.append(Notice("Sent Ctrl-C to the agent"))
+
+    def _cannot_take(self) -> str:
+        if self._exited:
+            return "The agent has exited; there is nothing to type into."
+        if self._watch_only:
+            return "This token allows watching only: ask for a control token to type."
+        if self._adapter is None:
+            return "Not connected: control can be taken once the connection is back."
+        if self._holder == "other":
+            return (
+                "Another client holds control of this session. You can take it once they "
+                "hand it back (ctrl+] on their side)."
+            )
+        return ""
+
+    def _arbitrated(self) -> bool:
+        caps = self._capabilities
+        return caps is None or caps.arbitration == "server"
+
+    def _follow_view(self) -> None:
+        caps, view = self._capabilities, self._view_size
+        if not self.in_control or not self.follow_size or view is None or caps is None:
+            return
+        if caps.resize and view != self._remote_size:
+            self._send(self._encode(lambda a: a.encode_resize(*view)))
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def _encode(self, make: Callable[[Adapter], list[Message]]) -> list[Message]:
+        return make(self._adapter) if self._adapter is not None else []
+
+    def _send(self, messages: list[Message]) -> None:
+        if messages:
+            self._outbox.extend(messages)
+            if self.on_outgoing is not None:
+                self.on_outgoing()
+
+    def _queue(self, step: _Step) -> None:
+        if self.show:
+            self._inbox.append(step)
+
+    def _drop_waiting_output(self) -> None:
+        self._inbox = deque(step for step in self._inbox if not isinstance(step, _Chunk))
+        self._backlog = 0
+
+    def _step(self, step: _Step) -> None:
+        model = self.model
+        if isinstance(step, SnapshotReceived):
+            if (step.cols, step.rows) == (model.cols, model.rows):
+                # The same model, reset: the scrollback stays browsable across a resync.
+                model.feed(RESET + step.data)
+            else:
+                self.model = TerminalModel(step.cols, step.rows, scrollback=self.scrollback)
+                self.model.feed(step.data)
+            self._title = self.model.title or self._title
+        elif isinstance(step, Resized):
+            model.resize(step.cols, step.rows)
+        elif isinstance(step, _Reset):
+            model.feed(RESET)
+        self._changed(set(), True)
+
+    def _changed(self, dirty: set[int], whole: bool) -> None:
+        for listener in list(self._listeners):
+            listener(dirty, whole)
+
+    def _tell(self, text: str, severity: Severity = "information") -> None:
+        if severity != "information":
+            self._last_error = text
+        self._notices.append(Notice(text, severity))
+        self._status_changed()
+
+    def _status_changed(self) -> None:
+        if self.on_status is not None:
+            self.on_status()
+
+    def _log(self, entry: Event | Opened | Decision) -> None:
+        if self.on_event is not None:
+            self.on_event(entry)
+
+    def _decided(self, decision: Decision, now: float) -> Decision:
+        self._log(decision)
+        if isinstance(decision, Retry):
+            self._connection = "reconnecting"
+            self._retry_at = now + decision.delay
+        else:
+            self._connection, self._retry_at = "closed", None
+            self._reason = decision.reason
+        self._status_changed()
+        return decision
+
+    def _exit_reason(self) -> str:
+        caps = self._capabilities
+        status = "" if self._exit_status is None else f" with status {self._exit_status}"
+        text = f"The agent exited{status}"
+        if caps is not None and caps.reconnect == "new program":
+            text += " (a new connection would start a new program)"
+        return text
+
+    def _rejoined(self, caps: Capabilities | None) -> str:
+        if caps is not None and caps.reconnect == "new program":
+            return "Reconnected: the peer started a new program"
+        if caps is not None and caps.reconnect == "rejoin":
+            return "Reconnected: output sent while disconnected was lost"
+        return "Reconnected"
+
+    def _cursor_line_is_prompt(self) -> bool:
+        model = self.model
+        row = model.line(model.cursor_y)
+        text = "".join(cell.data for cell in row[: model.cursor_x]).rstrip()
+        return text.endswith(PROMPT_ENDINGS)

@@ -643,7 +643,7 @@ class WatchedSession:
         self._want_control = False
         if self.recording is not None:
             self.recording.exited(status)
-        self._tell(self._exit_reason(), "warning")
+        self._tell(self._exit_reason())
         if self.stop_at_exit:
             self.quit()
             self.close_requested = True

@@ -54,6 +54,9 @@ class VTScreen(ReportsMixin):
         # Scrollback rows that did not scroll off the screen (re-wrapping pushed them there):
         # growing the window does not bring them back (tmux's ``hscrolled``).
         self.unscrolled = 0
+        # The last pen met once and the pen it was decoded from (see ActionCompiler._sgr).
+        self.derived_pen: Cell | None = None
+        self.derived_from: Cell = BLANK
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown

@@ -18,10 +18,11 @@ from functools import partial
 
 import pyte
 
-from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
+from observer.terminal.actions import MAX_CACHED, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
+from observer.terminal.sgr import decode
 
 Action = Callable[[], object]
 # Printable text is matched with a plain range (a negated class is several times slower in
@@ -181,11 +182,12 @@ class VTStream(SequenceReader, pyte.Stream):
             pen_in: Cell | None = self.screen.cursor.attrs
             if before:
                 found = self._prefixes.get(before)
-                if found is None and not self._seen_before(before):
-                    self._run_parts(before)  # seen once: run, compile if it comes again
-                    self._text(data, token, None, None, None, remember=False)
-                    return
-                action, pen, pens_only = found or self.prefix(before)
+                if found is None:
+                    if not self._seen_before(before):
+                        self._once_only(token, before, data)
+                        return
+                    found = self.prefix(before)
+                action, pen, pens_only = found
                 if not pens_only:
                     pen_in = None  # the token's pen also depends on its other sequences
                 if action is not None:
@@ -212,20 +214,52 @@ class VTStream(SequenceReader, pyte.Stream):
         action()
         self.screen.last_char = ""
 
-    def _seen_before(self, token: str) -> bool:
-        """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
-        cached only the second time they are seen: most text after a colour change, or a
-        jump to a random position, is seen once, and caching it would only churn the
-        caches (and the garbage collector)."""
-        once = self._once
-        if token in once:
-            return True
-        if len(token) > MAX_SEQUENCE:
-            return False  # never compiled: seen once, every time (bounds memory)
-        if len(once) >= MAX_CACHED:
-            once.clear()
-        once.add(token)
-        return False
+    def _once_only(self, token: str, before: str, data: str) -> None:
+        """A text whose sequences were never seen before: run them without compiling (if
+        they come again they will be). A colour met once, such as a truecolour word, is
+        decoded from its parameters and its cells built for this text alone, leaving the
+        caches of pens and cells to pens that come back."""
+        screen = self.screen
+        cursor = screen.cursor
+        base = cursor.attrs
+        if before.rfind(ESC) == 0 and before.find("m") == len(before) - 1:  # one SGR
+            pen = decode(base, before[2:-1])
+        elif before.count("m") == before.count(ESC) and "\r" not in before:  # SGRs only
+            pen = self._pens_once(base, before)
+        else:
+            pen = None
+        if pen is None:
+            self._run_parts(before)
+            self._text(data, token, None, None, None, remember=False)
+            return
+        screen.derived_pen, screen.derived_from = pen, base
+        cursor.attrs = pen
+        x = cursor.x
+        end = x + len(data)
+        if (
+            end <= screen.columns
+            and screen.plain_draw
+            and (data.isascii() or screen.all_narrow(data))
+        ):
+            rest = pen[1:]
+            new = tuple.__new__
+            # Concatenation builds the cells faster than unpacking into a tuple display.
+            screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
+            cursor.x = end
+            screen.dirty.add(cursor.y)
+            screen.last_char = data[-1]
+        else:
+            screen.draw(data)
+
+    @staticmethod
+    def _pens_once(pen: Cell, before: str) -> Cell | None:
+        """The pen after a run of SGRs (``None`` where :func:`decode` declines one)."""
+        found: Cell | None = pen
+        for params in before[2:-1].split("m\x1b["):
+            if found is None:
+                return None
+            found = decode(found, params)
+        return found
 
     def _text(
         self,

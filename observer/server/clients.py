@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from observer.protocol.arbiter import ServerConnection
+from observer.server.screen_sync import ScreenFeed
 from observer.server.websocket_adapter import FrameSocket, Message, wire_frame
 
 Entry = tuple[Message, bytes | None]
@@ -73,6 +74,8 @@ class Client:
         """Dropped to snapshots because the fan-out took too much of the server's time."""
         self.requested = False
         """The client asked for a snapshot (``resync``) and has not been sent it yet."""
+        self.screen: ScreenFeed | None = None
+        """The client's screen view (``view`` ``screen``): it gets ``screen`` frames, no bytes."""
 
     def deliver(self, message: Message, frame: bytes) -> None:
         """Send ``message``, whose :func:`wire_frame` is ``frame``, in stream order.

@@ -29,6 +29,7 @@ from observer.protocol.arbiter import (
     ResizePty,
     SendSnapshot,
     ServerConnection,
+    SwitchView,
     WriteToPty,
 )
 from observer.server.clients import Client
@@ -91,6 +92,8 @@ def apply(session: TerminalSession, client: Client, decisions: list[Decision]) -
                 session.broadcast_control()
             case SendSnapshot():
                 session.request_resync(client)
+            case SwitchView(view, fps):
+                session.switch_view(client, view, fps)
             case Disconnect():
                 return decision
     return None

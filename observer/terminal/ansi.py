@@ -7,6 +7,7 @@ saved cursors, the alternate screen, margins, tab stops, modes, character sets a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from pyte import charsets as cs
@@ -67,16 +68,37 @@ def _paint(out: list[str], grid: Grid, columns: int) -> None:
         if not continued:
             out.append(f"\x1b[{y + 1}H")
         continued = wraps
-        x = 0
-        while x < last:
-            cell = cells[x]
-            attrs = cell._replace(data=" ")
-            if attrs != pen:
-                out.append(sgr(attrs))
-                pen = attrs
-            out.append(cell.data or " ")
-            wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
-            x += 2 if wide else 1
+        pen = _paint_cells(out, cells, last, columns, pen)
+
+
+def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | None) -> Cell | None:
+    """Append one row's SGR and text to ``out``, trailing blanks left out; return the pen.
+
+    ``pen`` is the attributes in force before (``None``: unknown, the first cell sets them).
+    Used for the rows of screen-sync frames (:mod:`observer.server.screen_sync`), each painted
+    on its own from its first column.
+    """
+    last = columns
+    while last and cells[last - 1] == BLANK:
+        last -= 1
+    return _paint_cells(out, cells, last, columns, pen)
+
+
+def _paint_cells(
+    out: list[str], cells: Sequence[Cell], last: int, columns: int, pen: Cell | None
+) -> Cell | None:
+    """The cells before ``last``; a wide character's second cell (``""``) takes no text."""
+    x = 0
+    while x < last:
+        cell = cells[x]
+        attrs = cell._replace(data=" ")
+        if attrs != pen:
+            out.append(sgr(attrs))
+            pen = attrs
+        out.append(cell.data or " ")
+        wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
+        x += 2 if wide else 1
+    return pen
 
 
 def _charsets(g0: str, g1: str, shifted: int) -> str:

@@ -146,7 +146,12 @@ class ActionCompiler:
                     continue
                 key = part.group()
                 action = self._cache.get(key)
-                if action is None and final == "m" and not self._seen_before(key):
+                if (
+                    action is None
+                    and final == "m"
+                    and len(key) <= MAX_SEQUENCE
+                    and not self._seen_before(key)
+                ):
                     # An SGR seen once (a truecolour run): decoded, compiled if it comes
                     # again; the pen is interned, as compiled SGRs' are, for the caches.
                     screen.cursor.attrs = screen.intern_pen(apply(screen.cursor.attrs, params))

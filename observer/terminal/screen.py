@@ -23,6 +23,7 @@ from observer.terminal.cells import (
     thawed,
 )
 from observer.terminal.draw import ASCII_PRINTABLE
+from observer.terminal.notifications import Notifications
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
 
@@ -67,6 +68,7 @@ class VTScreen(ReportsMixin):
         self.title_stack: list[tuple[str, str]] = []
         self.replies: list[str] = []
         self.bells = 0
+        self.notifications = Notifications()
         self.last_char = ""
         self.wide_seen = False
         self.dirty_all = False

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import codecs
 import re
+from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable
 from functools import partial
+from itertools import accumulate, islice
 
 import pyte
 
-from observer.terminal.actions import MAX_CACHED, noop
+from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
@@ -130,7 +133,9 @@ class VTStream(SequenceReader, pyte.Stream):
         known_get = self._known.get
         dirty_add = screen.dirty.add
         tokens = _TOKEN.findall(text, pos)
-        for i, token in enumerate(tokens):
+        offsets: list[int] | None = None  # where each token starts, once an ESC needs it
+        it = enumerate(tokens)
+        for i, token in it:
             try:
                 known = known_get(token)
                 if known is not None:
@@ -162,11 +167,23 @@ class VTStream(SequenceReader, pyte.Stream):
                     screen.last_char = ""
                     continue
                 if token == ESC:
-                    start = pos + sum(map(len, tokens[:i]))
+                    if offsets is None:
+                        offsets = list(accumulate(map(len, tokens), initial=pos))
+                    start = offsets[i]
                     after = self._unmatched(text, start)
-                    screen.last_char = ""
+                    if not self.pending or self.string is not None:
+                        # A sequence cut by the end of the chunk has not happened yet: a
+                        # REP it turns out to be still repeats the character before it.
+                        screen.last_char = ""
                     if after != start + 1:
-                        return after  # a sequence read by hand: tokenize again from there
+                        # A sequence read by hand (a string, a CSI holding a control): go
+                        # on with the token it ended before, or tokenize again from where it
+                        # ended inside one. Tokenizing the rest again after every string
+                        # would make a chunk full of OSCs (links) cost its length squared.
+                        j = bisect_left(offsets, after, i + 1)
+                        if offsets[j] != after:
+                            return after
+                        deque(islice(it, j - i - 1), maxlen=0)
                     continue
                 self._new(token)
             except Exception:  # the guard: one bad sequence never stops the stream
@@ -222,7 +239,9 @@ class VTStream(SequenceReader, pyte.Stream):
         screen = self.screen
         cursor = screen.cursor
         base = cursor.attrs
-        if before.rfind(ESC) == 0 and before.find("m") == len(before) - 1:  # one SGR
+        if len(before) > MAX_SEQUENCE:
+            pen = None  # a sequence too long is ignored (the general path knows how)
+        elif before.rfind(ESC) == 0 and before.find("m") == len(before) - 1:  # one SGR
             pen = decode(base, before[2:-1])
         elif before.count("m") == before.count(ESC) and "\r" not in before:  # SGRs only
             pen = self._pens_once(base, before)

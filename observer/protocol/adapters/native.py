@@ -103,7 +103,10 @@ class NativeAdapter:
             case frames.Snapshot(offset, cols, rows, data):
                 gap = self._offset is not None and offset != self._offset
                 self._offset = offset
-                events.append(SnapshotReceived(data.encode(), cols, rows, offset, gap))
+                # A snapshot cut inside a UTF-8 character ends with its bytes as surrogate
+                # escapes (TerminalModel.to_ansi(unfinished=True)): they are given back as bytes.
+                repaint = data.encode("utf-8", "surrogateescape")
+                events.append(SnapshotReceived(repaint, cols, rows, offset, gap))
             case frames.Output(data):
                 start = self._offset or 0
                 self._offset = start + len(data)

@@ -111,3 +111,14 @@ def test_colours_met_once_mostly_stay_out_of_the_pen_caches() -> None:
     for i in range(200):
         m.feed(f"\x1b[38;2;{i};{i};{i}mword\x1b[39m ".encode())
     assert len(m._screen._pens) < 5 and len(m._screen._caches) < 20
+
+
+def test_an_sgr_too_long_before_text_is_ignored_whole_or_split() -> None:
+    stream = b"\x1b[" + b"1;" * 600 + b"31mskipped"
+    for cuts in ([], [700], [1025]):
+        m = TerminalModel(20, 3)
+        start = 0
+        for cut in [*cuts, len(stream)]:
+            m.feed(stream[start:cut])
+            start = cut
+        assert m.text()[0] == "skipped" and m.line(0)[0].fg == "default", cuts

@@ -183,7 +183,9 @@ class WatchScreen(Screen[None]):
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.run_worker(lambda: self._open(url), thread=True, exit_on_error=False)
+                self.run_worker(
+                    lambda: self._open(url), thread=True, group="links", exit_on_error=False
+                )
 
         self.app.push_screen(ConfirmScreen("Open this link?", describe(url)), answered)
 

@@ -10,7 +10,8 @@ through :class:`observer.client.watched.WatchedSession`, so the same events give
   already in the file and are skipped; a snapshot that skips bytes never received is a ``gap``;
 - one outage is one ``disconnect`` then one ``reconnect`` (or ``gap`` / ``new program``), however
   many attempts it took;
-- ``takeover start`` and ``takeover end`` come in pairs, from the one place that knows the mode;
+- ``takeover start`` and ``takeover end`` come in pairs whoever holds the keyboard (this client,
+  or ``another client`` as the detail says), from the one place that knows the holder;
 - input (``"i"`` events) only when asked for, only while in control, and never while the program
   has echo off: an ``input hidden`` marker stands for those keys;
 - ``exit`` from every recorder, with the status where the peer reports one.
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from observer.asciicast.markers import MarkerKind, label
+from observer.protocol.events import Holder
 
 RESET = b"\x18\x1b\\\x1bc"
 """CAN ends any control sequence the output before a snapshot left open (ECMA-48 8.3.8), ST any
@@ -79,7 +81,7 @@ class RecordingPolicy:
         """Stream offset just past the last byte written (None: no stream position yet)."""
         self._written = False
         self._outage = False
-        self._in_control = False
+        self._holder: Holder = "none"
         self._echo = True
         self._hidden_marked = False
         self._exited = False
@@ -147,7 +149,7 @@ class RecordingPolicy:
         """The connection dropped: one marker per outage."""
         if self.sink is not None and not self._outage and not self._exited:
             self._outage = True
-            self.control(in_control=False)
+            self.held("none")
             self._marker(MarkerKind.DISCONNECT)
 
     def reconnected(self) -> None:
@@ -162,7 +164,7 @@ class RecordingPolicy:
         if sink is None or self._exited:
             return
         self._exited = True
-        self.control(in_control=False)
+        self.held("none")
         if status is None:
             self._marker(MarkerKind.EXIT)
         else:
@@ -170,13 +172,17 @@ class RecordingPolicy:
 
     # -- control and input ----------------------------------------------------------------------
 
-    def control(self, *, in_control: bool) -> None:
-        """Whether this client holds the keyboard now (start and end markers come in pairs)."""
-        if in_control == self._in_control:
+    def held(self, holder: Holder) -> None:
+        """Who holds the keyboard now: ``you`` (this client), ``other`` or ``none``."""
+        if holder == self._holder:
             return
-        self._in_control = in_control
-        if self.sink is not None:
-            self._marker(MarkerKind.TAKEOVER_START if in_control else MarkerKind.TAKEOVER_END)
+        was, self._holder = self._holder, holder
+        if self.sink is None:
+            return
+        if was != "none":
+            self._marker(MarkerKind.TAKEOVER_END)
+        if holder != "none":
+            self._marker(MarkerKind.TAKEOVER_START, "another client" if holder == "other" else "")
 
     def echo(self, *, on: bool) -> None:
         """The program turned echo on or off."""
@@ -187,7 +193,7 @@ class RecordingPolicy:
     def input(self, data: bytes) -> None:
         """Keys that were sent (the caller sends only in control)."""
         sink = self.sink
-        if sink is None or not self.record_input or not self._in_control or not data:
+        if sink is None or not self.record_input or self._holder != "you" or not data:
             return
         if self._echo:
             sink.input(data)

@@ -547,6 +547,7 @@ class WatchedSession:
             case ControlChanged(holder):
                 self._holder = "none" if holder == "you" else holder
                 self._move(ControlEvent.GRANTED if holder == "you" else ControlEvent.LOST, now)
+                self._note_holder()
             case ControlRefused(code, message):
                 self._watch_only = self._watch_only or code == "watch_only"
                 self._interrupt_pending = False
@@ -642,7 +643,7 @@ class WatchedSession:
         self._want_control = False
         if self.recording is not None:
             self.recording.exited(status)
-        self._tell(self._exit_reason(), "warning")
+        self._tell(self._exit_reason())
         if self.stop_at_exit:
             self.quit()
             self.close_requested = True
@@ -657,8 +658,7 @@ class WatchedSession:
         if self.in_control == was:
             self._status_changed()
             return
-        if self.recording is not None:
-            self.recording.control(in_control=self.in_control)
+        self._note_holder()
         if self.in_control:
             self._last_input = now
             self._follow_view()
@@ -671,11 +671,14 @@ class WatchedSession:
         if self._mode is ControlMode.REQUESTING:
             self._mode = next_mode(self._mode, ControlEvent.RELEASE)
         if self._mode is not ControlMode.WATCH:
-            was = self.in_control
             self._mode = next_mode(self._mode, ControlEvent.LOST)
-            if was and self.recording is not None:
-                self.recording.control(in_control=False)
         self._holder = "none"
+        self._note_holder()
+
+    def _note_holder(self) -> None:
+        """Tell the recording who holds the keyboard (its takeover markers follow it)."""
+        if self.recording is not None:
+            self.recording.held("you" if self.in_control else self._holder)
 
     def _send_interrupt(self, now: float) -> None:
         self._interrupt_pending = False

@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 Steps = list[tuple[float, Step]]
 APP_SIZE = (102, 33)
 """The recording's 100x30 terminal plus the view's border and the status bar."""
+FULL_WINDOW_SIZE = (100, 31)
+"""The recording's terminal plus the status line: the full-window view shows all of it."""
+CROPPED_SIZE = (80, 24)
 
 
 def bundled_recording() -> Path:
@@ -228,6 +231,20 @@ SCENES: tuple[Scene, ...] = (
         "watch", "watching an agent at work", _one("full screen", recording="build-7.cast"), _idle
     ),
     Scene("fullscreen", "the agent's full-screen moment", _one("full screen", 30), _idle),
+    Scene(
+        "full-window",
+        "a window of the remote's size: no frame, every cell the agent's",
+        _one("full screen"),
+        _idle,
+        size=FULL_WINDOW_SIZE,
+    ),
+    Scene(
+        "cropped",
+        "a window smaller than the remote: cropped, and it says so",
+        _one("full screen"),
+        _idle,
+        size=CROPPED_SIZE,
+    ),
     Scene("confirm", "ctrl+t asks before taking control", _one("question"), _confirm),
     Scene("control", "in control: the answer was typed", _one("answered", 3, control=True), _idle),
     Scene("dashboard", "four agents at once", _dashboard, _waiting, size=(160, 50)),

@@ -14,6 +14,7 @@ from typing import Final, Literal
 
 from observer.protocol import frames
 from observer.protocol.modes import ControlEvent, ControlMode, may_send_input, next_mode
+from observer.protocol.screen_frames import SetView, View
 
 Role = Literal["watch", "control"]
 """What a client's credentials allow: watching only, or also taking control."""
@@ -55,6 +56,14 @@ class SendSnapshot:
 
 
 @dataclass(frozen=True, slots=True)
+class SwitchView:
+    """Send this client the screen's state (``screen``, at most ``fps`` a second) or the stream."""
+
+    view: View
+    fps: int
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """Close the connection with this WebSocket close code (RFC 6455 §7.4.1)."""
 
@@ -62,7 +71,7 @@ class Disconnect:
     reason: str
 
 
-Decision = WriteToPty | ResizePty | Reply | ControlMoved | SendSnapshot | Disconnect
+Decision = WriteToPty | ResizePty | Reply | ControlMoved | SendSnapshot | SwitchView | Disconnect
 
 
 class ControlArbiter:
@@ -126,6 +135,8 @@ class ServerConnection:
                 return self._release()
             case frames.Resync():
                 return [SendSnapshot()]
+            case SetView(view, fps):  # any role: watching a tile is watching
+                return [SwitchView(view, fps)]
         return []
 
     def close(self) -> list[Decision]:

@@ -145,6 +145,22 @@ class EchoChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class ScreenReceived:
+    """Rows of the remote screen that changed (the ``screen`` view, for tiles): apply them with
+    :class:`observer.protocol.screen_view.ScreenView`. ``offset`` is the stream offset the
+    server's model stood at; ``lines`` holds ``(row, ANSI repaint of the row)``."""
+
+    offset: int
+    cols: int
+    rows: int
+    full: bool
+    lines: tuple[tuple[int, str], ...]
+    cursor: tuple[int, int]
+    cursor_visible: bool
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
 class ErrorReported:
     """The peer refused something we sent (``code`` is a short machine word, ``message`` for people)."""
 
@@ -170,6 +186,7 @@ Event = (
     | TitleChanged
     | Exited
     | EchoChanged
+    | ScreenReceived
     | ErrorReported
     | ProtocolViolation
 )

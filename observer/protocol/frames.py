@@ -14,12 +14,25 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from observer.protocol.fields import BadFrame, boolean, choice, integer, json_object, string
+from observer.protocol.screen_frames import (
+    Screen,
+    SetView,
+    decode_screen,
+    decode_set_view,
+    screen_fields,
+    set_view_fields,
+)
+
 SUBPROTOCOL: Final = "observer.v1"
 """WebSocket subprotocol (``Sec-WebSocket-Protocol``) the client offers and the server selects."""
 PROTOCOL_VERSION: Final = 1
 API_VERSION: Final = "2024-02-02-preview"
 """The only ``api-version`` query value the endpoint accepts."""
 SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
+
+MAX_DIMENSION: Final = 1000
+"""Largest ``cols`` or ``rows`` anybody may ask for; a terminal wider than this is a mistake."""
 FEATURES_PARAMETER: Final = "features"
 """Query parameter naming the optional frames a client understands, comma-separated; a server
 sends them only when asked (older clients take an unknown ``type`` for a malformed frame) and
@@ -27,8 +40,6 @@ ignores names it does not know."""
 ECHO_FEATURE: Final = "echo"
 """Send ``echo`` frames (:class:`Echo`)."""
 
-MAX_DIMENSION: Final = 1000
-"""Largest ``cols`` or ``rows`` anybody may ask for; a terminal wider than this is a mistake."""
 
 Holder = Literal["you", "other", "none"]
 Mode = Literal["watch", "control"]
@@ -166,8 +177,8 @@ class Malformed:
     reason: str
 
 
-ServerFrame = Hello | Snapshot | Output | Resize | Control | Presence | Exit | Echo | Error
-ClientFrame = Input | Take | Release | Resize | Resync
+ServerFrame = Hello | Snapshot | Output | Resize | Control | Presence | Exit | Echo | Screen | Error
+ClientFrame = Input | Take | Release | Resize | Resync | SetView
 Frame = ServerFrame | ClientFrame
 
 
@@ -202,6 +213,10 @@ def encode(frame: Frame) -> str | bytes:
             fields = {"status": frame.status}
         case Echo():
             fields = {"on": frame.on}
+        case Screen():
+            fields = screen_fields(frame)
+        case SetView():
+            fields = set_view_fields(frame)
         case Error():
             fields = {"code": frame.code, "message": frame.message}
         case Take() | Release() | Resync():
@@ -217,94 +232,54 @@ _TYPE_NAMES: Final[dict[type, str]] = {
     Presence: "presence",
     Exit: "exit",
     Echo: "echo",
+    Screen: "screen",
     Error: "error",
+    SetView: "view",
     Take: "take",
     Release: "release",
     Resync: "resync",
 }
 
 
-class _Bad(Exception):
-    """Internal: a field is missing or has the wrong type (never escapes this module)."""
-
-
-def _object(message: str) -> dict[str, Any]:
-    try:
-        value = json.loads(message)
-    except (ValueError, RecursionError) as error:
-        raise _Bad(f"text frame is not JSON ({type(error).__name__})") from None
-    if not isinstance(value, dict):
-        raise _Bad("text frame is not a JSON object")
-    kind = value.get("type")
-    if not isinstance(kind, str):
-        raise _Bad("text frame has no string 'type'")
-    return value
-
-
-def _int(obj: dict[str, Any], key: str, low: int = 0, high: int | None = None) -> int:
-    value = obj.get(key)
-    # bool is an int subclass in Python; JSON true is not a number.
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _Bad(f"'{obj['type']}' field '{key}' must be an integer")
-    if value < low or (high is not None and value > high):
-        raise _Bad(f"'{obj['type']}' field '{key}' is out of range")
-    return value
-
-
-def _str(obj: dict[str, Any], key: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise _Bad(f"'{obj['type']}' field '{key}' must be a string")
-    return value
-
-
-def _choice(obj: dict[str, Any], key: str, allowed: frozenset[str]) -> Any:
-    value = _str(obj, key)
-    if value not in allowed:
-        raise _Bad(f"'{obj['type']}' field '{key}' has unknown value")
-    return value
-
-
 def _size(obj: dict[str, Any]) -> Resize:
-    return Resize(_int(obj, "cols", 1, MAX_DIMENSION), _int(obj, "rows", 1, MAX_DIMENSION))
+    return Resize(integer(obj, "cols", 1, MAX_DIMENSION), integer(obj, "rows", 1, MAX_DIMENSION))
 
 
 def _server_text(obj: dict[str, Any]) -> ServerFrame:
     match obj["type"]:
         case "hello":
             return Hello(
-                identifier=_str(obj, "identifier"),
-                mode=_choice(obj, "mode", _MODES),
-                cols=_int(obj, "cols", 1, MAX_DIMENSION),
-                rows=_int(obj, "rows", 1, MAX_DIMENSION),
-                offset=_int(obj, "offset"),
-                holder=_choice(obj, "holder", _HOLDERS),
-                watchers=_int(obj, "watchers"),
-                title=_str(obj, "title"),
-                protocol=_int(obj, "protocol", 1),
+                identifier=string(obj, "identifier"),
+                mode=choice(obj, "mode", _MODES),
+                cols=integer(obj, "cols", 1, MAX_DIMENSION),
+                rows=integer(obj, "rows", 1, MAX_DIMENSION),
+                offset=integer(obj, "offset"),
+                holder=choice(obj, "holder", _HOLDERS),
+                watchers=integer(obj, "watchers"),
+                title=string(obj, "title"),
+                protocol=integer(obj, "protocol", 1),
             )
         case "snapshot":
             size = _size(obj)
-            return Snapshot(_int(obj, "offset"), size.cols, size.rows, _str(obj, "data"))
+            return Snapshot(integer(obj, "offset"), size.cols, size.rows, string(obj, "data"))
         case "resize":
             return _size(obj)
         case "control":
-            return Control(_choice(obj, "holder", _HOLDERS))
+            return Control(choice(obj, "holder", _HOLDERS))
         case "presence":
-            return Presence(_int(obj, "watchers"))
+            return Presence(integer(obj, "watchers"))
         case "exit":
             status = obj.get("status")
             if status is None:
                 return Exit(None)
-            return Exit(_int(obj, "status", low=-(2**31)))
+            return Exit(integer(obj, "status", low=-(2**31)))
         case "echo":
-            on = obj.get("on")
-            if not isinstance(on, bool):
-                raise _Bad("'echo' field 'on' must be true or false")
-            return Echo(on)
+            return Echo(boolean(obj, "on"))
+        case "screen":
+            return decode_screen(obj, MAX_DIMENSION)
         case "error":
-            return Error(_str(obj, "code"), _str(obj, "message"))
-    raise _Bad("unknown server frame type")
+            return Error(string(obj, "code"), string(obj, "message"))
+    raise BadFrame("unknown server frame type")
 
 
 def _client_text(obj: dict[str, Any]) -> ClientFrame:
@@ -317,7 +292,9 @@ def _client_text(obj: dict[str, Any]) -> ClientFrame:
             return Resync()
         case "resize":
             return _size(obj)
-    raise _Bad("unknown client frame type")
+        case "view":
+            return decode_set_view(obj)
+    raise BadFrame("unknown client frame type")
 
 
 def decode_server_frame(message: str | bytes) -> ServerFrame | Malformed:
@@ -325,8 +302,8 @@ def decode_server_frame(message: str | bytes) -> ServerFrame | Malformed:
     if isinstance(message, bytes | bytearray | memoryview):
         return Output(bytes(message))
     try:
-        return _server_text(_object(message))
-    except _Bad as error:
+        return _server_text(json_object(message))
+    except BadFrame as error:
         return Malformed(str(error))
 
 
@@ -335,6 +312,6 @@ def decode_client_frame(message: str | bytes) -> ClientFrame | Malformed:
     if isinstance(message, bytes | bytearray | memoryview):
         return Input(bytes(message))
     try:
-        return _client_text(_object(message))
-    except _Bad as error:
+        return _client_text(json_object(message))
+    except BadFrame as error:
         return Malformed(str(error))

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from observer.protocol.arbiter import ServerConnection
+from observer.server.screen_sync import ScreenFeed
 from observer.server.websocket_adapter import FrameSocket, Message, wire_frame
 
 Entry = tuple[Message, bytes | None]
@@ -73,8 +74,8 @@ class Client:
         """Dropped to snapshots because the fan-out took too much of the server's time."""
         self.requested = False
         """The client asked for a snapshot (``resync``) and has not been sent it yet."""
-        self._resynced = asyncio.Event()
-        self._resynced.set()
+        self.screen: ScreenFeed | None = None
+        """The client's screen view (``view`` ``screen``): it gets ``screen`` frames, no bytes."""
 
     def deliver(self, message: Message, frame: bytes) -> None:
         """Send ``message``, whose :func:`wire_frame` is ``frame``, in stream order.
@@ -133,12 +134,7 @@ class Client:
         self.drop_backlog()
         self.overflowed = True
         self.requested = True
-        self._resynced.clear()
         self._wakeup.set()
-
-    async def snapshot_sent(self) -> None:
-        """Wait until no snapshot the client asked for is pending."""
-        await self._resynced.wait()
 
     def push_unbounded(self, message: Message, frame: bytes | None = None) -> None:
         """Queue a message that must not be dropped (a snapshot right after a resync)."""
@@ -173,7 +169,6 @@ class Client:
                     await asyncio.sleep(wait)
                     continue
                 self.overflowed = self.requested = False
-                self._resynced.set()
             if not self._queue:
                 continue
             if self._direct:

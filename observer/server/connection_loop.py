@@ -2,9 +2,10 @@
 
 The decisions come from the sans-I/O :class:`~observer.protocol.arbiter.ServerConnection`; this
 loop only carries them out on the session, and paces the reading: a client that floods the
-server with messages is read at :class:`~observer.server.limits.MessageBudget`'s rate, and one
-that asked for a snapshot is not read again until it was sent, so a flood of ``resync`` waits in
-the client's own socket, not in the server's CPU.
+server with messages is read at :class:`~observer.server.limits.MessageBudget`'s rate. A
+``resync`` while one is pending changes nothing (one snapshot per client per interval, however
+often it asks), and reading goes on meanwhile: a controller that resyncs to catch up with a flood
+keeps typing (stopping to read until the snapshot was sent held its keys up to a second).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from observer.protocol.arbiter import (
     ResizePty,
     SendSnapshot,
     ServerConnection,
+    SwitchView,
     WriteToPty,
 )
 from observer.server.clients import Client
@@ -60,8 +62,6 @@ async def run_connection(
                 ending = apply(session, client, connection.receive(message, exited=session.exited))
                 if ending is not None:
                     break
-                if client.requested:
-                    await _first(client.snapshot_sent(), writer)
                 pause = budget.spend()
                 if pause > 0:
                     await _first(asyncio.sleep(pause), writer)
@@ -92,6 +92,8 @@ def apply(session: TerminalSession, client: Client, decisions: list[Decision]) -
                 session.broadcast_control()
             case SendSnapshot():
                 session.request_resync(client)
+            case SwitchView(view, fps):
+                session.switch_view(client, view, fps)
             case Disconnect():
                 return decision
     return None

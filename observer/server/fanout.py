@@ -76,7 +76,8 @@ class Fanout:
             piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
             frame = wire_frame(piece)  # built once, written to every client that keeps up
             for client in self._clients:
-                client.deliver(piece, frame)
+                if client.screen is None:  # a screen viewer gets the state, not the bytes
+                    client.deliver(piece, frame)
         spent = time.thread_time() - began
         self.cpu += spent
         if self.budget.spend(spent):

@@ -14,28 +14,25 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from observer.protocol import frames
+from observer.server.screen_sync import RowVersions, ScreenRows
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 FLOOD_PAUSE = 0.02
 
 
-class ScreenModel(Protocol):
+class ScreenModel(ScreenRows, Protocol):
     """The part of :class:`observer.terminal.TerminalModel` the server uses."""
 
     @property
-    def cols(self) -> int: ...
-    @property
-    def rows(self) -> int: ...
-    @property
-    def title(self) -> str: ...
-    def feed(self, data: bytes) -> object: ...
+    def synchronized(self) -> bool: ...
+    def feed(self, data: bytes) -> Iterable[int]: ...
     def resize(self, cols: int, rows: int) -> None: ...
-    def to_ansi(self) -> str: ...
+    def to_ansi(self, *, unfinished: bool = False) -> str: ...
     def take_replies(self) -> bytes: ...
 
 
@@ -77,6 +74,8 @@ class ModelFeed:
         self._version = 0
         self._snapshot_cache: tuple[int, str] | None = None
         self._fed = asyncio.Event()
+        self.rows = RowVersions(model.rows)
+        """A version per row, for screen-sync (:mod:`observer.server.screen_sync`)."""
 
     def add(self, data: bytes) -> None:
         """Queue output for the model; pause the reader if the backlog is over the limit."""
@@ -114,7 +113,7 @@ class ModelFeed:
 
     def _feed_piece(self, piece: bytes) -> None:
         self._pending_bytes -= len(piece)
-        self.model.feed(piece)
+        self.rows.bump(self.model.feed(piece))
         self.offset += len(piece)
         self._version += 1
         # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
@@ -133,12 +132,13 @@ class ModelFeed:
         so every snapshot stays consistent with the stream."""
         self.catch_up()
         self.model.resize(cols, rows)
+        self.rows.resized(self.model.rows)
         self._version += 1
 
     def snapshot(self) -> frames.Snapshot:
         """The model's screen as a repaint, at the model's offset."""
         model = self.model
-        return frames.Snapshot(self.offset, model.cols, model.rows, model.to_ansi())
+        return frames.Snapshot(self.offset, model.cols, model.rows, model.to_ansi(unfinished=True))
 
     def snapshot_message(self) -> str:
         """:meth:`snapshot` encoded; clients that resync together share it."""

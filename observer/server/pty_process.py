@@ -137,3 +137,15 @@ def _group_has_live_members(pgid: int) -> bool:
 def set_window_size(fd: int, cols: int, rows: int) -> None:
     """TIOCSWINSZ: struct winsize is rows, cols, xpixel, ypixel (unsigned shorts)."""
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+
+def describe_exit(status: int) -> str:
+    """``exited with status 3`` or ``was killed by signal 15 (SIGTERM)`` (Popen's negative
+    status is the signal's number)."""
+    if status >= 0:
+        return f"exited with status {status}"
+    try:
+        name = f" ({signal.Signals(-status).name})"
+    except ValueError:
+        name = ""
+    return f"was killed by signal {-status}{name}"

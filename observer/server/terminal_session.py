@@ -14,25 +14,26 @@ import asyncio
 import contextlib
 import logging
 import math
-import signal
 import time
 from collections.abc import Mapping, Sequence
 
 from observer.protocol import frames
 from observer.protocol.arbiter import ControlArbiter
+from observer.protocol.screen_frames import View
 from observer.server.clients import MAX_BATCH, RESYNC_RETRY, Client
 from observer.server.fanout import Fanout
 from observer.server.model_feed import ModelFeed, ScreenModel
-from observer.server.pty_process import PtyProcess
+from observer.server.pty_input import PtyInput
+from observer.server.pty_process import PtyProcess, describe_exit
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
+from observer.server.screen_sync import ScreenViews
 from observer.server.threads import in_thread
 from observer.server.websocket_adapter import wire_frame
 
 log = logging.getLogger("observer.server")
 
 MODEL_BACKLOG = 256 * 1024
-INPUT_LIMIT = 256 * 1024
 RESYNC_INTERVAL = 1.0
 TICK_SLACK = 0.001
 """A timer may fire a hair early: waking after the tick makes sure the interval has passed."""
@@ -57,14 +58,13 @@ class TerminalSession:
         self.clients: list[Client] = []
         self.exit_status: int | None = None
         self.exited = False
-        self._input = bytearray()
-        self._writing = False
         self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
         self._snapshot_frame: tuple[str, bytes] | None = None
         self._loop = asyncio.get_running_loop()
         self.fanout = Fanout(self._loop, self.clients)
         """Output to clients, in batches of its own (the model gets it as soon as it is read)."""
         self.pty = PtyProcess(command, model.cols, model.rows, env=env)
+        self._input = PtyInput(self._loop, self.pty)
         self._reading = True
         backlog = max(64 * 1024, min(MODEL_BACKLOG, ring_size // 2))
         # The thread reads ahead of the loop by at most the model's backlog: a busy loop then
@@ -80,6 +80,14 @@ class TerminalSession:
             on_echo=self._echo_changed,
         )
         self.feed = ModelFeed(model, backlog, self._reader, self.write_input)
+        self.screens = ScreenViews(
+            self.clients,
+            model,
+            lambda: self.feed.rows,
+            lambda: self.feed.offset,
+            self.feed.catch_up,
+        )
+        """The clients in the screen view (:mod:`observer.server.screen_sync`)."""
         self._tasks = [
             self._loop.create_task(self.feed.run()),
             self._loop.create_task(self._wait_for_exit()),
@@ -89,9 +97,7 @@ class TerminalSession:
 
     def _stop_reading(self) -> None:
         self._reading = False
-        if self._writing:
-            self._writing = False
-            self._loop.remove_writer(self.pty.fd)
+        self._input.stop()
 
     def _output(self, data: bytes) -> None:
         self.ring.append(data)
@@ -196,6 +202,7 @@ class TerminalSession:
         # Output collected but not yet sent precedes the snapshot: it must not follow it.
         self.fanout.flush()
         client.drop_backlog()
+        self.screens.leave(client)  # a screen viewer: its last frame, where the snapshot stands
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
@@ -226,6 +233,8 @@ class TerminalSession:
             shed client or one that asked waits out its interval (nothing ends it sooner), any
             other one asks again soon (the flood may end meanwhile).
         """
+        if client.screen is not None and not client.screen.leaving:
+            return self._screen_overflowed(client)
         now = time.monotonic()
         wait = client.last_resync + RESYNC_INTERVAL - now
         if wait > 0 and client.requested and not client.shed:
@@ -248,6 +257,28 @@ class TerminalSession:
         self._queue_echo(client)
         return 0.0
 
+    # --- screen-sync ---------------------------------------------------------------------------
+
+    def switch_view(self, client: Client, view: View, fps: int) -> None:
+        """The client sent ``view``: the screen's state from now on, or back to the stream.
+
+        Back to the stream it gets, paced like a ``resync``, a last ``screen`` frame and a
+        snapshot at the same offset, then the bytes after it: no gap.
+        """
+        if view == "screen":
+            self.screens.enter(client, fps)
+        elif client.screen is not None:
+            client.screen.leaving = True
+            client.request_snapshot()
+
+    def _screen_overflowed(self, client: Client) -> float:
+        """A screen viewer's queue overflowed: its next frame is a full one."""
+        assert client.screen is not None
+        client.screen.reset()
+        client.push_unbounded(frames.encode(frames.Control(client.connection.holder)))
+        client.push_unbounded(frames.encode(frames.Presence(len(self.clients))))
+        return 0.0
+
     def _queue_bytes(self, client: Client, offset: int) -> None:
         # Clients shed together resync together: they share the pieces of one tail.
         key = (offset, self.ring.end)
@@ -261,29 +292,9 @@ class TerminalSession:
     # --- control ------------------------------------------------------------------------------
 
     def write_input(self, data: bytes) -> bool:
-        """Queue input for the PTY; False if the program has not read enough of the earlier input.
-
-        Writing never blocks the loop: what the PTY does not take now waits for the PTY to be
-        writable again, up to ``INPUT_LIMIT`` bytes.
-        """
-        if self.exited:
-            return True
-        if len(self._input) + len(data) > INPUT_LIMIT:
-            return False
-        self._input += data
-        self._flush_input()
-        return True
-
-    def _flush_input(self) -> None:
-        if self._input:
-            taken = self.pty.write(self._input)
-            del self._input[:taken]
-        if self._input and not self._writing:
-            self._writing = True
-            self._loop.add_writer(self.pty.fd, self._flush_input)
-        elif not self._input and self._writing:
-            self._writing = False
-            self._loop.remove_writer(self.pty.fd)
+        """Queue input for the PTY; False if the program has not read enough of the earlier input
+        (see :mod:`observer.server.pty_input`). After the program exited, input goes nowhere."""
+        return True if self.exited else self._input.write(data)
 
     def resize(self, cols: int, rows: int) -> None:
         """Resize the model (at the current stream offset) and the PTY, and tell every client."""
@@ -293,6 +304,7 @@ class TerminalSession:
 
     async def close(self) -> None:
         """End the child's process group and release the PTY."""
+        self.screens.stop()
         self._stop_reading()
         await in_thread(self._reader.stop)
         for task in self._tasks:
@@ -312,15 +324,3 @@ class TerminalSession:
             self.fanout.cpu,
             self.fanout.budget.exceeded,
         )
-
-
-def describe_exit(status: int) -> str:
-    """``exited with status 3`` or ``was killed by signal 15 (SIGTERM)`` (Popen's negative
-    status is the signal's number)."""
-    if status >= 0:
-        return f"exited with status {status}"
-    try:
-        name = f" ({signal.Signals(-status).name})"
-    except ValueError:
-        name = ""
-    return f"was killed by signal {-status}{name}"

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from observer.terminal.cells import Cell
 from observer.terminal.model import TerminalModel
+from observer.terminal.notifications import BellRung, NotificationSent, ProgressReported
 from observer.terminal.sgr import COLOUR_NAMES
 from observer.terminal.snapshot import TerminalSnapshot
 
-__all__ = ["COLOUR_NAMES", "Cell", "TerminalModel", "TerminalSnapshot"]
+__all__ = [
+    "COLOUR_NAMES",
+    "BellRung",
+    "Cell",
+    "NotificationSent",
+    "ProgressReported",
+    "TerminalModel",
+    "TerminalSnapshot",
+]

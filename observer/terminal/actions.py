@@ -13,7 +13,7 @@ from collections.abc import Callable
 from observer.terminal import csi
 from observer.terminal.cells import BLANK, Cell
 from observer.terminal.screen import VTScreen
-from observer.terminal.sgr import apply_sgr
+from observer.terminal.sgr import apply_sgr, assignments, decode
 
 #: Longest control sequence kept while waiting for its end; longer ones are ignored.
 MAX_SEQUENCE = 1024
@@ -22,7 +22,23 @@ MAX_CACHED = 4096
 
 Action = Callable[[], object]
 _CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
-_RESET = ((None,), (0,))
+
+
+def apply(pen: Cell, params: str) -> Cell:
+    """``pen`` after the SGR with these parameters: the fast decoder, or the full one."""
+    if ":" not in params:
+        found = decode(pen, params)
+        if found is not None:
+            return found
+    return apply_sgr(pen, csi.parse_params(params) or ())
+
+
+def resets(params: str) -> bool:
+    """Whether an SGR starts by resetting the pen (``0`` or an empty first parameter)."""
+    head = params.split(";", 1)[0]
+    return not head.strip("0")
+
+
 #: Finals of simple CSIs that never change the pen (cursor moves, erases, scrolls), so an
 #: SGR after them in a run still starts from a pen known when the run was compiled.
 _PEN_NEUTRAL = frozenset("@ABCDEFGHIJKLMPSTXZ`adefg")
@@ -39,6 +55,22 @@ class ActionCompiler:
     _cache: dict[str, Action]
     _chains: dict[str, Action]
     _prefixes: dict[str, tuple[Action | None, Cell | None, bool]]
+    _once: set[str]
+
+    def _seen_before(self, token: str) -> bool:
+        """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
+        cached only the second time they are seen: most text after a colour change, or a
+        jump to a random position, is seen once, and caching it would only churn the
+        caches (and the garbage collector)."""
+        once = self._once
+        if token in once:
+            return True
+        if len(token) > MAX_SEQUENCE:
+            return False  # never compiled: seen once, every time (bounds memory)
+        if len(once) >= MAX_CACHED:
+            once.clear()
+        once.add(token)
+        return False
 
     def _compile(self, key: str, params: str, inter: str, final: str) -> Action:
         action = self._decode(params, inter, final)
@@ -53,7 +85,7 @@ class ActionCompiler:
         if groups is None or inter or len(params) > MAX_SEQUENCE:
             return noop
         if final == "m" and not prefix:
-            return self._sgr([groups])[0]
+            return self._sgr([params])[0]
         if ":" in params and any(len(group) > 1 for group in groups):
             return noop  # sub-parameters mean nothing outside SGR
         handler = csi.TABLES.get(prefix, {}).get(final)
@@ -66,13 +98,13 @@ class ActionCompiler:
         one pen change; a trailing pen change that does not depend on the pen before it is
         returned as that pen instead of an action (the caller sets it)."""
         actions: list[Action] = []
-        pens: list[tuple[tuple[int | None, ...], ...]] = []
+        pens: list[str] = []  # the parameters of consecutive SGRs
         known: Cell | None = None  # the pen, when an earlier SGR here fixed it
         last_sgr = ""  # the text of the last SGR, when it is the only one in ``pens``
         for part in _CHAIN_PART.finditer(chain):
             params, final = part.group(1), part.group(2)
             if final == "m":
-                pens.append(csi.parse_params(params) or ())
+                pens.append(params)
                 last_sgr = part.group()
                 continue
             if pens:
@@ -95,11 +127,11 @@ class ActionCompiler:
         return actions, None
 
     def _pen_change(
-        self, pens: list[tuple[tuple[int | None, ...], ...]], known: Cell | None, text: str
+        self, pens: list[str], known: Cell | None, text: str
     ) -> tuple[Action, Cell | None]:
         """:meth:`_sgr` for a run's SGRs; one SGR that depends on the pen before reuses
         the action cached for its text (one memo of pens per SGR, not one per run)."""
-        if len(pens) == 1 and known is None and pens[0] and pens[0][0] not in _RESET:
+        if len(pens) == 1 and known is None and not resets(pens[0]):
             return self._cache.get(text) or self._compile(text, text[2:-1], "", "m"), None
         return self._sgr(pens, known)
 
@@ -114,10 +146,23 @@ class ActionCompiler:
                     continue
                 key = part.group()
                 action = self._cache.get(key)
+                if (
+                    action is None
+                    and final == "m"
+                    and len(key) <= MAX_SEQUENCE
+                    and not self._seen_before(key)
+                ):
+                    # An SGR seen once (a truecolour run): decoded, compiled if it comes
+                    # again; the pen is interned, as compiled SGRs' are, for the caches.
+                    screen.cursor.attrs = screen.intern_pen(apply(screen.cursor.attrs, params))
+                    continue
                 if action is None and final == "H" and params.count(";") == 1:
                     # A jump seen once (a cursor parked at a random place): not compiled.
                     line, column = params.split(";")
-                    screen.cursor_position(csi.number(line), csi.number(column))
+                    screen.cursor_position(
+                        int(line) if 0 < len(line) < 5 else csi.number(line),
+                        int(column) if 0 < len(column) < 5 else csi.number(column),
+                    )
                     continue
                 (action or self._compile(key, params, "", final))()
             except Exception:  # each sequence is guarded on its own
@@ -177,35 +222,56 @@ class ActionCompiler:
 
         return run
 
-    def _sgr(
-        self, steps: list[tuple[tuple[int | None, ...], ...]], known: Cell | None = None
-    ) -> tuple[Action, Cell | None]:
-        """An action applying SGR sequences, and the pen it sets if that does not depend
-        on the pen before. The resulting pen is computed once per starting pen, or once for
-        all when a step resets the pen or the starting pen is ``known``."""
+    def _sgr(self, steps: list[str], known: Cell | None = None) -> tuple[Action, Cell | None]:
+        """An action applying SGR sequences (their parameters), and the pen it sets if that
+        does not depend on the pen before. The resulting pen is computed once per starting
+        pen, or once for all when a step resets the pen or the starting pen is ``known``."""
         screen = self.screen
-        resets = [i for i, groups in enumerate(steps) if not groups or groups[0] in _RESET]
+        reset = [i for i, params in enumerate(steps) if resets(params)]
         intern = screen.intern_pen
-        if resets or known is not None:
-            pen: Cell = BLANK if resets or known is None else known
-            for groups in steps[resets[-1] if resets else 0 :]:
-                pen = apply_sgr(pen, groups)  # the old pen does not matter
+        if reset or known is not None:
+            pen: Cell = BLANK if reset or known is None else known
+            for params in steps[reset[-1] if reset else 0 :]:
+                pen = apply(pen, params)  # the old pen does not matter
             pen = intern(pen)
             return self._set_pen(pen), pen
         # Pens are interned, so the memo is keyed by identity (hashing a pen costs more);
         # the old pen is kept in the entry, so its id cannot be reused while it is there.
+        # A pen met once (a truecolour word's) misses it: SGRs of simple codes then set
+        # their fields directly.
         memo: dict[int, tuple[Cell, Cell]] = {}
+        sets = [assignments(params) for params in steps]
+        fields = None if None in sets else tuple(pair for step in sets for pair in step or ())
+        resets_fg = any(index == 1 for index, _ in fields or ())
+        make = tuple.__new__
 
         def relative() -> None:
             cursor = screen.cursor
             old = cursor.attrs
             entry = memo.get(id(old))
             if entry is None or entry[0] is not old:
+                if screen.derived_pen is old and resets_fg:
+                    base = screen.derived_from
+                    if old[2:] == base[2:]:
+                        # A pen met once differs from the pen it was decoded from only in
+                        # its foreground, which this SGR sets anew: the result is the same
+                        # from either, and the one from the pen decoded from is remembered.
+                        old = base
+                        entry = memo.get(id(old))
+                        if entry is not None and entry[0] is old:
+                            cursor.attrs = entry[1]
+                            return
                 if len(memo) > 64:
                     memo.clear()
-                new = old
-                for groups in steps:
-                    new = apply_sgr(new, groups)
+                if fields is not None:
+                    values = list(old)
+                    for index, value in fields:
+                        values[index] = value
+                    new = make(Cell, values)
+                else:
+                    new = old
+                    for params in steps:
+                        new = apply(new, params)
                 entry = memo[id(old)] = (old, intern(new))
             cursor.attrs = entry[1]
 

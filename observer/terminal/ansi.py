@@ -7,13 +7,14 @@ saved cursors, the alternate screen, margins, tab stops, modes, character sets a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Savepoint
 
-from observer.terminal.cells import BLANK, Cell, Grid, blank_grid, fit, is_wide
+from observer.terminal.cells import BLANK, PAD, Cell, Grid, WrappedLine, blank_grid, fit, is_wide
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
 
@@ -46,24 +47,58 @@ def sgr(cell: Cell) -> str:
 
 
 def _paint(out: list[str], grid: Grid, columns: int) -> None:
+    """Paint every row; a row that wraps onto the next is written to its last column and the
+    next row goes on from the wrap, so the fresh model marks it wrapped too (BS, resizing
+    and re-wrapping depend on it)."""
     pen = None
+    continued = False  # this row goes on from the wrap of the row above
     for y, cells in enumerate(grid):
+        wraps = type(cells) is WrappedLine and y + 1 < len(grid)
         last = columns
-        while last and cells[last - 1] == BLANK:
-            last -= 1
+        if wraps:
+            if cells[-1] is PAD and is_wide(grid[y + 1][0].data):
+                last -= 1  # the wide character that did not fit wraps again by itself
+        else:
+            while last and cells[last - 1] == BLANK:
+                last -= 1
+            if continued:
+                last = max(last, 1)  # a character must follow the wrap for it to happen
         if not last:
             continue
-        out.append(f"\x1b[{y + 1}H")
-        x = 0
-        while x < last:
-            cell = cells[x]
-            attrs = cell._replace(data=" ")
-            if attrs != pen:
-                out.append(sgr(attrs))
-                pen = attrs
-            out.append(cell.data or " ")
-            wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
-            x += 2 if wide else 1
+        if not continued:
+            out.append(f"\x1b[{y + 1}H")
+        continued = wraps
+        pen = _paint_cells(out, cells, last, columns, pen)
+
+
+def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | None) -> Cell | None:
+    """Append one row's SGR and text to ``out``, trailing blanks left out; return the pen.
+
+    ``pen`` is the attributes in force before (``None``: unknown, the first cell sets them).
+    Used for the rows of screen-sync frames (:mod:`observer.server.screen_sync`), each painted
+    on its own from its first column.
+    """
+    last = columns
+    while last and cells[last - 1] == BLANK:
+        last -= 1
+    return _paint_cells(out, cells, last, columns, pen)
+
+
+def _paint_cells(
+    out: list[str], cells: Sequence[Cell], last: int, columns: int, pen: Cell | None
+) -> Cell | None:
+    """The cells before ``last``; a wide character's second cell (``""``) takes no text."""
+    x = 0
+    while x < last:
+        cell = cells[x]
+        attrs = cell._replace(data=" ")
+        if attrs != pen:
+            out.append(sgr(attrs))
+            pen = attrs
+        out.append(cell.data or " ")
+        wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
+        x += 2 if wide else 1
+    return pen
 
 
 def _charsets(g0: str, g1: str, shifted: int) -> str:
@@ -106,6 +141,25 @@ def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int, save:
 _NEUTRAL = "\x1b(B\x1b)B\x0f\x1b[0m"
 
 
+def _place_cursor(out: list[str], screen: VTScreen) -> None:
+    """Set the margins and origin mode and put the cursor where it is. In origin mode the
+    cursor can be above the region (DECSTBM homes it to the screen's corner, as in tmux):
+    it then gets there from that corner with relative moves."""
+    margins, origin = screen.margins, mo.DECOM in screen.mode
+    x, y = screen.cursor.x, screen.cursor.y
+    region = f"\x1b[{margins.top + 1};{margins.bottom + 1}r" if margins is not None else ""
+    if origin and margins is not None and y < margins.top:
+        out.append("\x1b[?6h" + region)
+        out += [f"\x1b[{y}B"] if y else []
+        out += [f"\x1b[{min(x, screen.columns - 1)}C"] if x else []
+        return
+    out.append(region)
+    if origin:
+        out.append("\x1b[?6h")
+    row = y + 1 - (margins.top if origin and margins is not None else 0)
+    _goto(out, screen.grid, screen.columns, x, y, row=row)
+
+
 def to_ansi(screen: VTScreen) -> str:
     """Return text that, fed to a fresh model of the same size, reproduces ``screen``."""
     out = ["\x1bc"]
@@ -136,14 +190,7 @@ def to_ansi(screen: VTScreen) -> str:
         out.append(_NEUTRAL)
     if screen.tabstops != set(range(8, columns, 8)):
         out.append("\x1b[3g" + "".join(f"\x1b[1;{s + 1}H\x1bH" for s in sorted(screen.tabstops)))
-    if screen.margins is not None:
-        out.append(f"\x1b[{screen.margins.top + 1};{screen.margins.bottom + 1}r")
-    if mo.DECOM in screen.mode:
-        out.append("\x1b[?6h")
-    row = screen.cursor.y + 1
-    if mo.DECOM in screen.mode and screen.margins is not None:
-        row -= screen.margins.top
-    _goto(out, screen.grid, columns, screen.cursor.x, screen.cursor.y, row=row)
+    _place_cursor(out, screen)
     out.append(sgr(screen.cursor.attrs))
     out.append(_charsets(screen.g0_charset, screen.g1_charset, screen.charset))
     out += [seq for flag, seq in ((mo.IRM, "\x1b[4h"), (mo.LNM, "\x1b[20h")) if flag in screen.mode]

@@ -9,6 +9,8 @@ from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
 from observer.terminal.cells import Cell
+from observer.terminal.continuation import continuation
+from observer.terminal.notifications import Event
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
 from observer.terminal.snapshot import TerminalSnapshot
 from observer.terminal.stream import VTStream
@@ -88,6 +90,13 @@ class TerminalModel:
         cols, rows = clamp_size(cols, rows)
         self._screen.resize(rows, cols)
 
+    def take_notifications(self) -> list[Event]:
+        """The agent's notifications seen since the last call, oldest first: desktop
+        notifications (OSC 9, OSC 99, OSC 777) as :class:`NotificationSent`, BELs as
+        :class:`BellRung`, ConEmu progress (OSC 9;4) as :class:`ProgressReported`. Texts are
+        sanitized; at most the last 256 are kept between calls."""
+        return self._screen.notifications.take()
+
     def take_replies(self) -> bytes:
         """Answers to DA/DSR queries seen since the last call (for the PTY, server only)."""
         replies, self._screen.replies = self._screen.replies, []
@@ -101,10 +110,23 @@ class TerminalModel:
         """Return to a snapshot; it stays valid and can be restored again."""
         snapshot.restore(self._screen, self._stream, snap)
 
-    def to_ansi(self) -> str:
+    def to_ansi(self, *, unfinished: bool = False) -> str:
         """A repaint that, fed to a fresh model of the same size, reproduces the screen,
-        colours, attributes, cursor, its visibility, the title and the input modes."""
-        return ansi.to_ansi(self._screen)
+        colours, attributes, cursor, its visibility, the title and the input modes.
+
+        Args:
+            unfinished: also end it with the input the parser holds unfinished (a sequence,
+                a string or a UTF-8 character cut by the end of what was fed, and the
+                character a REP would repeat), so that a fresh model fed the repaint and then
+                the rest of the stream equals this one fed the whole stream. A character cut
+                in the middle comes as ``surrogateescape`` code points: encode with
+                ``text.encode("utf-8", "surrogateescape")``. Off by default: such a repaint
+                may end inside a sequence, which a user's terminal must never get.
+        """
+        text = ansi.to_ansi(self._screen)
+        if unfinished:
+            text += continuation(self._screen, self._stream)
+        return text
 
     # -- state -----------------------------------------------------------------------------
 

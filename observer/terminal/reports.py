@@ -7,6 +7,7 @@ from typing import Any
 from pyte import modes as mo
 
 from observer.terminal.draw import DrawMixin
+from observer.terminal.notifications import Notifications
 from observer.terminal.sanitize import sanitize_title
 
 
@@ -17,6 +18,7 @@ class ReportsMixin(DrawMixin):
     replies: list[str]
     title_stack: list[tuple[str, str]]
     bells: int
+    notifications: Notifications
 
     def set_title(self, param: str) -> None:
         """OSC 0/2: the window title, sanitized."""
@@ -36,8 +38,9 @@ class ReportsMixin(DrawMixin):
             self.title, self.icon_name = self.title_stack.pop()
 
     def bell(self, *args: Any) -> None:
-        """BEL: counted."""
+        """BEL: counted, and an event for :attr:`notifications`."""
         self.bells += 1
+        self.notifications.bell()
 
     def report_device_attributes(self, mode: int = 0, **kwargs: bool) -> None:
         """DA1 (``CSI c``): a VT100 with advanced video, as tmux answers."""

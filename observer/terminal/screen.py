@@ -23,6 +23,7 @@ from observer.terminal.cells import (
     thawed,
 )
 from observer.terminal.draw import ASCII_PRINTABLE
+from observer.terminal.notifications import Notifications
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
 
@@ -54,6 +55,9 @@ class VTScreen(ReportsMixin):
         # Scrollback rows that did not scroll off the screen (re-wrapping pushed them there):
         # growing the window does not bring them back (tmux's ``hscrolled``).
         self.unscrolled = 0
+        # The last pen met once and the pen it was decoded from (see ActionCompiler._sgr).
+        self.derived_pen: Cell | None = None
+        self.derived_from: Cell = BLANK
         self.alternate = False
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
@@ -64,6 +68,7 @@ class VTScreen(ReportsMixin):
         self.title_stack: list[tuple[str, str]] = []
         self.replies: list[str] = []
         self.bells = 0
+        self.notifications = Notifications()
         self.last_char = ""
         self.wide_seen = False
         self.dirty_all = False

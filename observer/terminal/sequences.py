@@ -85,6 +85,7 @@ class SequenceReader(ActionCompiler, StringReader):
                 self.ignoring_csi = True  # any other character makes the sequence invalid
                 return self._skip_csi(text, i + 1)
             self._controls.get(char, noop)()
+            self.screen.last_char = ""  # as after any control (tmux: REP repeats nothing then)
             part = _CSI_BODY.match(text, i + 1)
             assert part is not None
             sequence, i = sequence + part.group(), part.end()

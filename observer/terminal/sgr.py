@@ -59,6 +59,104 @@ _RESET: dict[str, str | bool] = {k: v for k, v in _DEFAULT._asdict().items() if 
 _INDEX = {name: i for i, name in enumerate(Cell._fields)}
 
 
+#: What each simple code sets, as (field index, value) pairs: the flags, the 16 named colours
+#: and the defaults, 22 (neither bold nor faint) and 0 (everything back to its default). Both
+#: decoders below read this one table.
+_SETS: dict[int, tuple[tuple[int, str | bool], ...]] = {
+    code: ((_INDEX[name], on),) for code, (name, on) in _FLAGS.items()
+}
+_SETS.update({code: ((_INDEX["fg"], name),) for code, name in _FG.items()})
+_SETS.update({code: ((_INDEX["bg"], name),) for code, name in _BG.items()})
+_SETS[22] = ((_INDEX["bold"], False), (_INDEX["dim"], False))
+_SETS[0] = tuple((_INDEX[name], value) for name, value in _RESET.items())
+#: The same, by the parameter's text as programs write it ("1", "01", "" ...).
+_SETS_BY_TEXT = {str(code): sets for code, sets in _SETS.items()}
+_SETS_BY_TEXT.update({f"0{code}": sets for code, sets in _SETS.items() if code < 10})
+_SETS_BY_TEXT["00"] = _SETS_BY_TEXT[""] = _SETS[0]
+#: Two hex digits for a colour component, by its text ("0".."255"; others are converted).
+_HEX = {str(i): f"{i:02x}" for i in range(256)}
+
+
+def _hex(text: str) -> str:
+    digits = text.lstrip("0")
+    return _HEX["255" if len(digits) > 3 else str(min(int(digits or 0), 255))]
+
+
+def decode(pen: Cell, params: str) -> Cell | None:
+    """Apply the parameters of one ``;``-form SGR (digits and ``;`` only) to ``pen``,
+    without parsing them into groups or caching anything: the fast path for SGRs seen once,
+    such as a truecolour run per word. Returns ``None`` for what it leaves to
+    :func:`apply_sgr` (a 38/48 that is not ``2;r;g;b`` or ``5;n``, 58, fields of more than 4
+    digits); the result is then the same.
+    """
+    parts = params.split(";")
+    n = len(parts)
+    if n == 5 and parts[1] == "2" and (parts[0] == "38" or parts[0] == "48"):
+        # The most frequent SGR of agent UIs, one colour per word: straight to the pen.
+        hexes = _HEX.get
+        r, g, b = parts[2], parts[3], parts[4]
+        colour = (hexes(r) or _hex(r)) + (hexes(g) or _hex(g)) + (hexes(b) or _hex(b))
+        # Concatenating tuples builds them faster than unpacking into a display.
+        if parts[0] == "38":
+            return tuple.__new__(Cell, (pen[0], colour) + pen[2:])  # noqa: RUF005
+        return tuple.__new__(Cell, (pen[0], pen[1], colour) + pen[3:])  # noqa: RUF005
+    values: list[str | bool] | None = None
+    i = 0
+    while i < n:
+        part = parts[i]
+        i += 1
+        sets = _SETS_BY_TEXT.get(part)
+        if sets is None:
+            if part in {"38", "48"}:
+                extended, i = _decode_extended(parts, i)
+                if extended is None:
+                    return None
+                if values is None:
+                    values = list(pen)
+                values[1 if part == "38" else 2] = extended
+                continue
+            if len(part) > 4 or int(part) in (38, 48, 58):
+                return None
+            sets = _SETS.get(int(part))
+            if sets is None:
+                continue  # an unknown code: skipped, as by apply_sgr
+        if values is None:
+            values = list(pen)
+        for index, value in sets:
+            values[index] = value
+    return pen if values is None else tuple.__new__(Cell, values)
+
+
+def assignments(params: str) -> tuple[tuple[int, str | bool], ...] | None:
+    """What an SGR of simple codes only (flags, named colours, defaults) sets, as (field
+    index, value) pairs in order; ``None`` if it holds a 38/48/58 or a colon."""
+    if ":" in params:
+        return None
+    out: list[tuple[int, str | bool]] = []
+    for part in params.split(";"):
+        sets = _SETS_BY_TEXT.get(part)
+        if sets is None:
+            if len(part) > 4 or int(part) in (38, 48, 58):
+                return None
+            sets = _SETS.get(int(part), ())
+        out += sets
+    return tuple(out)
+
+
+def _decode_extended(parts: list[str], i: int) -> tuple[str | None, int]:
+    """``2;r;g;b`` or ``5;n`` after a 38/48 at ``parts[i]``; the colour and where to go on."""
+    kind = parts[i] if i < len(parts) else ""
+    if kind == "2" and i + 3 < len(parts):
+        r, g, b = parts[i + 1 : i + 4]
+        if len(r) <= 4 and len(g) <= 4 and len(b) <= 4:
+            return _hex(r) + _hex(g) + _hex(b), i + 4
+    elif kind == "5" and i + 1 < len(parts) and 0 < len(parts[i + 1]) <= 4:
+        index = int(parts[i + 1])
+        if index <= 255:
+            return _INDEXED[index], i + 2
+    return None, i
+
+
 def _colour(fields: list[int | None]) -> str | None:
     """Decode the fields after 38/48: ``5, N`` or ``2, R, G, B``; ``None`` if malformed."""
     if not fields:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pyte.screens import Margins, Savepoint
 
 from observer.terminal.cells import Cell, Grid, Line, frozen, thawed
+from observer.terminal.notifications import Notifications, Partial
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -38,6 +39,7 @@ class TerminalSnapshot:
     charsets: tuple[str, str, int]
     tabstops: frozenset[int]
     bells: int
+    notifying: tuple[tuple[str, Partial], ...]  # kitty notifications being put together
     last_char: str
     parser: tuple[str, str | None, tuple[str, ...], int, bool, tuple[bytes, int]]
 
@@ -78,6 +80,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         charsets=(screen.g0_charset, screen.g1_charset, screen.charset),
         tabstops=frozenset(screen.tabstops),
         bells=screen.bells,
+        notifying=tuple(screen.notifications.partial.items()),
         last_char=screen.last_char,
         parser=(
             stream.pending,
@@ -117,6 +120,8 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
     screen.g0_charset, screen.g1_charset, screen.charset = snap.charsets
     screen.tabstops = set(snap.tabstops)
     screen.bells = snap.bells
+    screen.notifications = Notifications()  # events taken before are not told again
+    screen.notifications.partial.update(snap.notifying)
     screen.last_char = snap.last_char
     pending, string, kept, length, ignoring, decoder = snap.parser
     stream.pending, stream.string, stream.string_kept = pending, string, list(kept)

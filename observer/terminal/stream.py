@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from bisect import bisect_left
+from collections import deque
 from collections.abc import Callable
 from functools import partial
+from itertools import accumulate, islice
 
 import pyte
 
@@ -22,6 +25,7 @@ from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
+from observer.terminal.sgr import decode
 
 Action = Callable[[], object]
 # Printable text is matched with a plain range (a negated class is several times slower in
@@ -40,6 +44,8 @@ _TOKEN = re.compile(
     r"|\x1b(?:[ -/]++[0-~]|[0-OQ-WYZ\\`a-~])"  # an ESC sequence (not a CSI or a string)
     r"|[\s\S]"  # one character: a control, ESC, DEL or C1 (ESC is handled one by one)
 )
+#: Texts longer than this after a colour met once are drawn through the cache of its pen.
+_ONCE_TEXT = 12
 _TEXT_TOKEN = re.compile(rf"({_RUN}*+)({_TEXT}++)")
 _RUN_TOKEN = re.compile(rf"{_RUN}++")
 
@@ -129,7 +135,9 @@ class VTStream(SequenceReader, pyte.Stream):
         known_get = self._known.get
         dirty_add = screen.dirty.add
         tokens = _TOKEN.findall(text, pos)
-        for i, token in enumerate(tokens):
+        offsets: list[int] | None = None  # where each token starts, once an ESC needs it
+        it = enumerate(tokens)
+        for i, token in it:
             try:
                 known = known_get(token)
                 if known is not None:
@@ -161,11 +169,23 @@ class VTStream(SequenceReader, pyte.Stream):
                     screen.last_char = ""
                     continue
                 if token == ESC:
-                    start = pos + sum(map(len, tokens[:i]))
+                    if offsets is None:
+                        offsets = list(accumulate(map(len, tokens), initial=pos))
+                    start = offsets[i]
                     after = self._unmatched(text, start)
-                    screen.last_char = ""
+                    if not self.pending or self.string is not None:
+                        # A sequence cut by the end of the chunk has not happened yet: a
+                        # REP it turns out to be still repeats the character before it.
+                        screen.last_char = ""
                     if after != start + 1:
-                        return after  # a sequence read by hand: tokenize again from there
+                        # A sequence read by hand (a string, a CSI holding a control): go
+                        # on with the token it ended before, or tokenize again from where it
+                        # ended inside one. Tokenizing the rest again after every string
+                        # would make a chunk full of OSCs (links) cost its length squared.
+                        j = bisect_left(offsets, after, i + 1)
+                        if offsets[j] != after:
+                            return after
+                        deque(islice(it, j - i - 1), maxlen=0)
                     continue
                 self._new(token)
             except Exception:  # the guard: one bad sequence never stops the stream
@@ -181,11 +201,12 @@ class VTStream(SequenceReader, pyte.Stream):
             pen_in: Cell | None = self.screen.cursor.attrs
             if before:
                 found = self._prefixes.get(before)
-                if found is None and not self._seen_before(before):
-                    self._run_parts(before)  # seen once: run, compile if it comes again
-                    self._text(data, token, None, None, None, remember=False)
-                    return
-                action, pen, pens_only = found or self.prefix(before)
+                if found is None:
+                    if not self._seen_before(before):
+                        self._once_only(token, before, data)
+                        return
+                    found = self.prefix(before)
+                action, pen, pens_only = found
                 if not pens_only:
                     pen_in = None  # the token's pen also depends on its other sequences
                 if action is not None:
@@ -212,20 +233,59 @@ class VTStream(SequenceReader, pyte.Stream):
         action()
         self.screen.last_char = ""
 
-    def _seen_before(self, token: str) -> bool:
-        """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
-        cached only the second time they are seen: most text after a colour change, or a
-        jump to a random position, is seen once, and caching it would only churn the
-        caches (and the garbage collector)."""
-        once = self._once
-        if token in once:
-            return True
-        if len(token) > MAX_SEQUENCE:
-            return False  # never compiled: seen once, every time (bounds memory)
-        if len(once) >= MAX_CACHED:
-            once.clear()
-        once.add(token)
-        return False
+    def _once_only(self, token: str, before: str, data: str) -> None:
+        """A text whose sequences were never seen before: run them without compiling (if
+        they come again they will be). A colour met once, such as a truecolour word, is
+        decoded from its parameters and its cells built for this text alone, leaving the
+        caches of pens and cells to pens that come back."""
+        screen = self.screen
+        cursor = screen.cursor
+        base = cursor.attrs
+        if len(before) > MAX_SEQUENCE:
+            pen = None  # a sequence too long is ignored (the general path knows how)
+        elif before.rfind(ESC) == 0 and before.find("m") == len(before) - 1:  # one SGR
+            pen = decode(base, before[2:-1])
+        elif before.count("m") == before.count(ESC) and "\r" not in before:  # SGRs only
+            pen = self._pens_once(base, before)
+        else:
+            pen = None
+        if pen is None or len(data) > _ONCE_TEXT:
+            # Not SGRs only, or a long text (several words: characters repeat, and a pen that
+            # colours a line tends to come back): the general path, with its caches.
+            if pen is None:
+                self._run_parts(before)
+            else:
+                cursor.attrs = screen.intern_pen(pen)
+            self._text(data, token, None, None, None, remember=False)
+            return
+        screen.derived_pen, screen.derived_from = pen, base
+        cursor.attrs = pen
+        x = cursor.x
+        end = x + len(data)
+        if (
+            end <= screen.columns
+            and screen.plain_draw
+            and (data.isascii() or screen.all_narrow(data))
+        ):
+            rest = pen[1:]
+            new = tuple.__new__
+            # Concatenation builds the cells faster than unpacking into a tuple display.
+            screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
+            cursor.x = end
+            screen.dirty.add(cursor.y)
+            screen.last_char = data[-1]
+        else:
+            screen.draw(data)
+
+    @staticmethod
+    def _pens_once(pen: Cell, before: str) -> Cell | None:
+        """The pen after a run of SGRs (``None`` where :func:`decode` declines one)."""
+        found: Cell | None = pen
+        for params in before[2:-1].split("m\x1b["):
+            if found is None:
+                return None
+            found = decode(found, params)
+        return found
 
     def _text(
         self,

@@ -89,3 +89,5 @@ class StringReader:
             self.screen.set_title(value)
         if code in ("0", "1"):
             self.screen.set_icon_name(value)
+        elif code in ("9", "99", "777"):
+            self.screen.notifications.osc(code, value)

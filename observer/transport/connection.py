@@ -49,6 +49,9 @@ log = logging.getLogger("observer.transport")
 KEEPALIVE_TIMEOUT = "no answer to keepalive pings"
 RECEIVE_SLICE = 0.002
 """Seconds the receive loop may decode buffered messages before it lets other tasks run."""
+READ_AHEAD = 8 * 2**20
+"""Bytes of output waiting to be parsed past which the loop stops reading: the socket's own
+backpressure then applies, and the server sends this slow client snapshots instead."""
 
 
 class Connection:
@@ -218,6 +221,8 @@ class Connection:
             async for message in websocket:
                 session.received(message, self._clock())
                 received.set()
+                while session.backlog > READ_AHEAD:  # the feeder (or a resync) makes room
+                    await asyncio.sleep(RECEIVE_SLICE)
                 # recv() returns buffered messages without yielding: under a flood this loop
                 # would keep the event loop (and the UI) to itself.
                 if time.perf_counter() - slice_started >= RECEIVE_SLICE:

@@ -13,19 +13,15 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.app.tmux_driver import status_line, tmux, wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(
-        ["tmux", *args], check=True, capture_output=True, text=True, timeout=10
-    ).stdout
 
 
 @pytest.fixture
@@ -47,21 +43,6 @@ def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         yield name, status
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
-
-
-def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-t", name, "-p")
-        if check(screen):
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
-
-
-def status_line(screen: str) -> str:
-    return screen.rstrip("\n").splitlines()[-1]
 
 
 def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, Path]) -> None:

@@ -35,7 +35,8 @@ def screen_text(app: ObserverApp) -> str:
 
 
 def status_text(app: ObserverApp) -> str:
-    return app.screen.query_one(StatusBar).render().plain
+    """The whole status line, before a narrow window cuts it."""
+    return app.screen.query_one(StatusBar).describe(app.clock()).plain
 
 
 async def test_watching_shows_the_agent_output_and_the_watch_mode() -> None:

@@ -267,7 +267,7 @@ EXPECTED: dict[str, dict[str, str]] = {
     "terminal": {
         f"emulator throughput, {corpus} {size}": "≥ 10× stock pyte, same screen"
         for size in ("80x24", "200x50")
-        for corpus in ("plain", "coloured", "redraw")
+        for corpus in ("plain", "coloured", "redraw", "truecolour")
     },
     "server": {
         **{f"agent throughput with {name}": "≥ 0.9× no watchers" for name in SCENARIOS[1:]},

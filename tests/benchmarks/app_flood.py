@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from observer.app.live import ConnectionSource
 from textual import events
 from websockets.asyncio.client import ClientConnection
 
@@ -28,7 +27,8 @@ from observer.app.app import ObserverApp
 from observer.app.widgets.terminal_view import TerminalView
 from observer.secrets import Secret
 from observer.terminal import TerminalModel
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import live_link
 
 COLS, ROWS = 120, 36
 LOST_AFTER = 2.0
@@ -144,7 +144,7 @@ class FrameSpy:
 
 async def press_and_time(app: ObserverApp, spy: FrameSpy, key: str) -> tuple[float, float | None]:
     """Post a key as the terminal driver would; time its frame and its echo."""
-    session = app.sessions[0]
+    session = app.links[0].session
     want = "key:" + key.encode().hex()
     frames_before = len(spy.sent)
     started = time.perf_counter()
@@ -160,7 +160,7 @@ async def press_and_time(app: ObserverApp, spy: FrameSpy, key: str) -> tuple[flo
 
 
 def finished(app: ObserverApp) -> bool:
-    return any("flood finished" in line for line in app.sessions[0].model.text())
+    return any("flood finished" in line for line in app.links[0].session.model.text())
 
 
 SERVER = r"""
@@ -217,11 +217,11 @@ async def measure(megabytes: float, keys: int) -> Run:
     try:
         url = f"ws://127.0.0.1:{port}/"
         settings = ConnectionSettings(url=url, identifier="flood", protocol="observer")
-        source = ConnectionSource(Connection(settings, Secret(token)), label=url)
+        source = live_link(settings, Secret(token), label=url)
         app = ObserverApp([source])
         async with app.run_test(size=(COLS + 2, ROWS + 3)) as pilot:
             await pilot.press("ctrl+t", "y")
-            while app.sessions[0].holder != "you":
+            while not app.links[0].session.in_control:
                 await asyncio.sleep(0.01)
             view = app.screen.query_one(TerminalView)
             await pilot.press("!" if total else "?")
@@ -241,8 +241,10 @@ async def measure(megabytes: float, keys: int) -> Run:
             matches = None
             if total:
                 await pilot.pause(0.3)
-                matches = app.sessions[0].model.text() == expected_screen(total)
-            return Run(handled, echoed, lost, frames, seconds, matches, app.sessions[0].resyncs)
+                matches = app.links[0].session.model.text() == expected_screen(total)
+            return Run(
+                handled, echoed, lost, frames, seconds, matches, app.links[0].session.resyncs
+            )
     finally:
         spy.remove()
         process.terminate()

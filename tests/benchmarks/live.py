@@ -37,8 +37,9 @@ from pathlib import Path
 from observer.protocol.events import OutputReceived, SnapshotReceived
 from observer.secrets import Secret
 from observer.terminal import TerminalModel
-from observer.transport import Connection, ConnectionSettings
+from observer.transport.settings import ConnectionSettings
 from tests.benchmarks.terminal import coloured, plain, redraw
+from tests.client_support import Client, live_link
 
 SIZE = (120, 40)
 PIPELINE_TURNS = 2
@@ -175,7 +176,7 @@ def free_port() -> int:
 async def pipeline(folder: Path, data: bytes) -> tuple[float, int]:
     """MB/s through server and client into a model, and how many snapshots replaced bytes."""
     async with Agent(folder, data) as agent:
-        connection = Connection(agent.settings(), Secret(agent.token))
+        connection = Client(agent.settings(), Secret(agent.token), show=False)
         model, tail, gaps = TerminalModel(*SIZE), b"", 0
         started = 0.0
         try:
@@ -230,20 +231,19 @@ class KeyFigures:
 
 
 async def keys_under_flood(folder: Path, data: bytes, presses: int, repeat: int) -> KeyFigures:
-    from observer.app.live import ConnectionSource
     from textual import events
 
     from observer.app.app import ObserverApp
     from observer.app.widgets.terminal_view import TerminalView
 
     async with Agent(folder, data, repeat) as agent:
-        source = ConnectionSource(Connection(agent.settings(), Secret(agent.token)), label="bench")
+        source = live_link(agent.settings(), Secret(agent.token), label="bench")
         app = ObserverApp([source])
         async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)) as pilot:
-            session = app.sessions[0]
+            session = app.links[0].session
             await until(lambda: "ready>" in "".join(session.model.text()), 30)
             await pilot.press("ctrl+t", "y")
-            await until(lambda: session.holder == "you", 30)
+            await until(lambda: session.in_control, 30)
 
             async def press_and_time() -> float:
                 # As the driver delivers a key: a Key event posted to the app, which routes it

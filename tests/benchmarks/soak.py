@@ -174,14 +174,15 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
 async def controller_visits(url: str, token: str, folder: Path) -> None:
     """Join every 20 s in control mode, type a line, release, leave."""
     from observer.secrets import Secret
-    from observer.transport import Connection, ConnectionSettings
+    from observer.transport.settings import ConnectionSettings
+    from tests.client_support import Client
 
     visit = 0
     while True:
         await asyncio.sleep(20)
         visit += 1
         settings = ConnectionSettings(url, identifier="agent", protocol="observer", mode="control")
-        connection = Connection(settings, Secret(token))
+        connection = Client(settings, Secret(token), show=False)
         events = connection.events()
         async for event in events:
             if getattr(event, "holder", None) == "you":
@@ -194,16 +195,15 @@ async def controller_visits(url: str, token: str, folder: Path) -> None:
 
 
 async def client_role(folder: Path, port: int) -> None:
-    from observer.app.live import ConnectionSource
-
     from observer.app.app import ObserverApp
     from observer.secrets import Secret
-    from observer.transport import Connection, ConnectionSettings
+    from observer.transport.settings import ConnectionSettings
+    from tests.client_support import live_link
 
     token = os.environ["OBSERVER_TOKEN"]
     url = f"ws://127.0.0.1:{port}"
     settings = ConnectionSettings(url, identifier="agent", protocol="observer")
-    app = ObserverApp([ConnectionSource(Connection(settings, Secret(token)), label=url)])
+    app = ObserverApp([live_link(settings, Secret(token), label=url)])
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)):
@@ -214,8 +214,8 @@ async def client_role(folder: Path, port: int) -> None:
         await stop.wait()
         for task in tasks:
             task.cancel()
-        session = app.sessions[0]
-        (folder / "client.offset").write_text(str(session.source.connection.session.offset))  # type: ignore[attr-defined]
+        session = app.links[0].session
+        (folder / "client.offset").write_text(str(session.join_request().since))
 
 
 # -- the orchestrator ------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 
 Run: ``python -m tests.benchmarks.terminal [--mib 1] [--history]``
 
-Three generated corpora (plain log lines; coloured ``ls``/``grep`` output; a full-screen
-redraw stream like an agent's UI), at 80x24 and 200x50, fed in 4 KiB chunks as a PTY
-delivers them. Prints MB/s for both and the ratio, and whether the final screens match.
+Four generated corpora (plain log lines; coloured ``ls``/``grep`` output; a full-screen
+redraw stream like an agent's UI; an Ink-like agent UI with a truecolour SGR on most words),
+at 80x24 and 200x50, fed in 4 KiB chunks as a PTY delivers them. Prints MB/s for both and
+the ratio, and whether the final screens match. ``--write FILE`` writes the truecolour
+corpus (3 MB, 120x40) for timing whole processes (``observer render FILE --size 120x40``).
 """
 
 from __future__ import annotations
@@ -100,6 +102,57 @@ def redraw(size: int, rnd: random.Random, cols: int = 80, rows: int = 24) -> byt
     return b"".join(out)
 
 
+def truecolour(size: int, rnd: random.Random, cols: int = 120, rows: int = 40) -> bytes:
+    """An Ink-like agent UI (Claude Code's shape): each frame erases the previous one line by
+    line (``ESC[2K ESC[1A``), then redraws a bordered transcript in which most words have an
+    RGB colour of their own, a "thinking" line shimmering one colour per character, and a
+    status line; now and then a finished message is printed above the frame for good. Almost
+    every SGR is one the model has not met before."""
+
+    def rgb() -> str:
+        return f"{rnd.randint(0, 255)};{rnd.randint(0, 255)};{rnd.randint(0, 255)}"
+
+    def words(width: int) -> str:
+        out, used = [], 0
+        while True:
+            word = rnd.choice(WORDS)
+            if used + len(word) + 1 > width:
+                return "".join(out) + " " * (width - used)
+            if rnd.random() < 0.8:
+                bold = "\x1b[1m" if rnd.random() < 0.1 else ""
+                out.append(f"\x1b[38;2;{rgb()}m{bold}{word}\x1b[22;39m ")
+            else:
+                out.append(word + " ")
+            used += len(word) + 1
+
+    inner = cols - 4
+    height = min(rows - 4, 14)
+    out, total, frame, drawn = [], 0, 0, 0
+    while total < size:
+        parts = ["\x1b[2K\x1b[1A" * max(drawn - 1, 0) + "\x1b[2K\x1b[G"]
+        if frame % 25 == 24:  # a finished message scrolls up into the transcript
+            parts.append(f"\x1b[38;2;{rgb()}m●\x1b[39m {words(inner)}\r\n")
+        border = f"\x1b[38;2;{rgb()}m"
+        lines = [f"{border}╭{'─' * (cols - 2)}╮\x1b[39m"]
+        for _ in range(height - 4):
+            lines.append(f"{border}│\x1b[39m {words(inner)} {border}│\x1b[39m")
+        lines.append(f"{border}╰{'─' * (cols - 2)}╯\x1b[39m")
+        base = rnd.randint(0, 200)
+        shimmer = "".join(
+            f"\x1b[38;2;{base + i % 40};{120 + i * 3 % 100};{255 - i * 5 % 200}m{c}"
+            for i, c in enumerate(f"✻ Thinking… ({frame % 90}s · ↑ {frame * 7} tokens)")
+        )
+        lines.append(shimmer + "\x1b[39m")
+        lines.append("\x1b[2m  ⏵⏵ auto-accept edits on (shift+tab to cycle)\x1b[22m")
+        parts.append("\r\n".join(lines))
+        drawn = len(lines)
+        data = "".join(parts).encode()
+        out.append(data)
+        total += len(data)
+        frame += 1
+    return b"".join(out)
+
+
 def feed_pyte(data: bytes, cols: int, rows: int, history: bool = False) -> list[str]:
     screen = pyte.HistoryScreen(cols, rows, history=10_000) if history else pyte.Screen(cols, rows)
     stream = pyte.ByteStream(screen)
@@ -143,10 +196,19 @@ def main() -> None:
     parser.add_argument("--mib", type=float, default=1.0, help="corpus size (default 1 MiB)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure; best is kept")
     parser.add_argument("--history", action="store_true", help="also measure pyte.HistoryScreen")
-    parser.add_argument("--only", choices=["plain", "coloured", "redraw"], help="one corpus")
+    parser.add_argument(
+        "--only", choices=["plain", "coloured", "redraw", "truecolour"], help="one corpus"
+    )
+    parser.add_argument(
+        "--write", metavar="FILE", help="write the truecolour corpus (3 MB, 120x40) and exit"
+    )
     args = parser.parse_args()
+    if args.write:
+        with open(args.write, "wb") as out:
+            out.write(truecolour(3_000_000, random.Random(4)))
+        return
     size = int(args.mib * (1 << 20))
-    head = f"{'corpus':<10}{'size':>8}{'pyte MB/s':>11}{'model MB/s':>12}{'ratio':>8}  screens"
+    head = f"{'corpus':<12}{'size':>8}{'pyte MB/s':>11}{'model MB/s':>12}{'ratio':>8}  screens"
     if args.history:
         head += f"{'History MB/s':>14}{'ratio':>8}"
     print(head)
@@ -156,6 +218,7 @@ def main() -> None:
             "plain": plain(size, random.Random(1)),
             "coloured": coloured(size, random.Random(2)),
             "redraw": redraw(size, random.Random(3), cols, rows),
+            "truecolour": truecolour(size, random.Random(4), cols, rows),
         }
         for name, data in corpora.items():
             if args.only and name != args.only:
@@ -168,7 +231,7 @@ def main() -> None:
             )
             ratios.append(ours / base)
             line = (
-                f"{name:<10}{f'{cols}x{rows}':>8}{base:>11.2f}{ours:>12.2f}{ours / base:>7.1f}x  "
+                f"{name:<12}{f'{cols}x{rows}':>8}{base:>11.2f}{ours:>12.2f}{ours / base:>7.1f}x  "
             )
             line += "same" if same else "DIFFER"
             if args.history:

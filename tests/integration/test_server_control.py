@@ -142,3 +142,19 @@ async def test_the_exit_status_reaches_clients_and_the_session_stays_inspectable
             await late.until(
                 lambda c: frames.EXITED in c.errors() or frames.NOT_HOLDER in c.errors()
             )
+
+
+async def test_a_holder_that_asked_for_a_snapshot_keeps_typing_while_it_waits() -> None:
+    """A controller catching up with a flood asks for snapshots; the server sends at most one a
+    second per client, and the keys typed meanwhile still reach the PTY at once."""
+    import time
+
+    async with running_server(["cat"]) as server, observe(server) as holder:
+        await holder.send(holder.session.encode_take())
+        await holder.until(lambda c: c.mode == "control")
+        await holder.send(holder.session.encode_resync())  # answered now: a snapshot
+        await holder.send(holder.session.encode_resync())  # within the interval: pending
+        started = time.monotonic()
+        await holder.send(holder.session.encode_input(b"typed-while-waiting\r"))
+        await wait_for(lambda: pty_saw(server, b"typed-while-waiting"), timeout=5)
+        assert time.monotonic() - started < 0.5  # not held until the pending snapshot went out

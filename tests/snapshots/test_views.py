@@ -11,7 +11,16 @@ import pytest
 
 from observer.demo.scenes import SCENES
 
-NAMES = ["watch", "confirm", "control", "dashboard", "theme-dracula", "theme-solarized-light"]
+NAMES = [
+    "watch",
+    "full-window",
+    "cropped",
+    "confirm",
+    "control",
+    "dashboard",
+    "theme-dracula",
+    "theme-solarized-light",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)

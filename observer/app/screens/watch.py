@@ -1,25 +1,43 @@
 """The watch screen: one session full size, its status bar, and the take/release/interrupt flow.
 
-Every decision (whether control can be taken, what a key sends, when control is handed back) is
-the session core's; this screen asks the user to confirm and shows what the core derives.
+Every decision (whether control can be taken, what a key sends, when control is handed back, the
+remote's size) is the session core's; this screen asks the user to confirm and shows what the
+core derives.
+
+Frame or full window: the terminal is framed (the frame's colour says watch or control) only
+while watching, when the remote screen fits inside the frame, and unless ``f`` asked for the full
+window. Otherwise the view takes every cell but the status line: a window one row taller than the
+remote shows all of it, and in control the PTY follows the window, as ``tmux attach`` does. The
+core is told the size the view has in control (the window less the status line) whenever the
+window changes, so a takeover sends one resize.
 """
 
 from __future__ import annotations
 
 import time
+import webbrowser
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from textual.app import ComposeResult
+from textual import events
+from textual.actions import SkipAction
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from observer.app.links import Link
 from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.view_commands import ViewCommands
+from observer.app.urls import describe
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.rendering import Palette
 
 HINT_EVERY = 10.0
+STATUS_ROWS = 1
+FRAME_CELLS = 2
+"""Columns (and rows) the frame takes around the terminal."""
+PAN_COLUMNS = 8
 
 
 class WatchScreen(Screen[None]):
@@ -29,8 +47,13 @@ class WatchScreen(Screen[None]):
         Binding("ctrl+t", "take_control", "Take control"),
         Binding("ctrl+right_square_bracket", "release_control", "Release", show=False),
         Binding("ctrl+x", "interrupt", "Interrupt"),
+        Binding("f", "full_window", "Full window"),
+        Binding("shift+left", f"pan({-PAN_COLUMNS})", "Pan left", show=False),
+        Binding("shift+right", f"pan({PAN_COLUMNS})", "Pan right", show=False),
+        Binding("ctrl+c", "copy_selection", "Copy", show=False),
         Binding("escape", "back", "Dashboard", show=False),
     ]
+    COMMANDS: ClassVar = {ViewCommands}
 
     def __init__(self, link: Link, palette: Palette, *, can_go_back: bool = False) -> None:
         super().__init__()
@@ -38,7 +61,12 @@ class WatchScreen(Screen[None]):
         self.session = link.session
         self.palette = palette
         self.can_go_back = can_go_back
+        self.full_window = False
+        """``f``: no frame even when the remote screen would fit inside one."""
+        self.opener: Callable[[str], object] = webbrowser.open
+        """Opens a confirmed link (run in a thread; a false result means it could not)."""
         self._last_hint = -HINT_EVERY
+        self._reported: tuple[int, int] | None = None
 
     def _now(self) -> float:
         return float(getattr(self.app, "clock", time.monotonic)())
@@ -56,9 +84,9 @@ class WatchScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         view = TerminalView(self.session, self.palette, id="terminal")
         view.send_input = self._typed
-        view.resized_to = lambda cols, rows: self.session.view_resized(cols, rows, self._now())
+        view.interactive = view.mark_edges = True
         yield view
-        yield StatusBar(self.link, id="status")
+        yield StatusBar(self.link, view, id="status")
 
     def on_mount(self) -> None:
         self.view.focus()
@@ -66,14 +94,114 @@ class WatchScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         self.view.mark_dirty(set(), whole=True)
+        self._report_size()
         self.session_changed(self.link)
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._report_size()
+        self._fit()
+
     def session_changed(self, link: Link) -> None:
-        """Show what changed: the mode, the border colour, the status bar."""
+        """Show what changed: the mode, the frame, the status bar."""
         if link is not self.link or not self.is_mounted:
             return
         self.set_class(self.control, "-control")
+        self._fit()
         self.query_one(StatusBar).refresh()
+
+    # -- frame, full window, crop -----------------------------------------------------------------
+
+    def _report_size(self) -> None:
+        """Tell the core the view's size in control: the window less the status line."""
+        width, height = self.size
+        size = (width, height - STATUS_ROWS)
+        if width > 0 and height > STATUS_ROWS and size != self._reported:
+            self._reported = size  # told once: a Resize can come twice for one change
+            self.session.view_resized(*size, self._now())
+
+    @property
+    def framed(self) -> bool:
+        """Whether the terminal is drawn in a frame now (see the module docstring)."""
+        if self.full_window or self.control:
+            return False
+        model, (width, height) = self.session.model, self.size
+        fits_across = width >= model.cols + FRAME_CELLS
+        return fits_across and height >= model.rows + FRAME_CELLS + STATUS_ROWS
+
+    def _fit(self) -> None:
+        self.set_class(self.framed, "-framed")
+
+    def action_full_window(self) -> None:
+        """Full window on or off (off: framed again when the remote screen fits)."""
+        self.full_window = not self.full_window
+        self._fit()
+
+    def action_pan(self, columns: int) -> None:
+        """Pan across a remote screen wider than the view."""
+        self.view.action_pan(columns)
+
+    def on_terminal_view_crop_changed(self) -> None:
+        self._fit()  # the remote was resized: the frame may fit now, or no longer
+        self.query_one(StatusBar).refresh()
+
+    # -- copy and links ---------------------------------------------------------------------------
+
+    def view_commands(self) -> Iterable[SystemCommand]:
+        """This screen's commands in the palette."""
+        yield SystemCommand("Copy the screen", "The remote screen as text", self.action_copy_screen)
+        yield SystemCommand(
+            "Copy the scrollback", "The history and the screen as text", self.action_copy_all
+        )
+        yield SystemCommand(
+            "Full window", "No frame around the terminal, on or off (f)", self.action_full_window
+        )
+
+    def action_copy_selection(self) -> None:
+        """Copy what the mouse selected (``ctrl+c`` while watching; nothing selected: skip)."""
+        if not self.view.copy_selection():
+            raise SkipAction()
+
+    def action_copy_screen(self) -> None:
+        """Copy the remote screen as text."""
+        self._copy(self.view.screen_text(), "the screen")
+
+    def action_copy_all(self) -> None:
+        """Copy the scrollback and the screen as text."""
+        self._copy(self.view.all_text(), "the scrollback and the screen")
+
+    def _copy(self, text: str, what: str) -> None:
+        self.app.copy_to_clipboard(text)
+        lines = text.count("\n") + 1 if text else 0
+        self.notify(f"Copied {what}: {lines} lines.", title="Clipboard", markup=False)
+
+    def on_terminal_view_copied(self, message: TerminalView.Copied) -> None:
+        count = len(message.text)
+        self.notify(f"Copied {count} characters.", title="Clipboard", markup=False, timeout=2)
+
+    def on_terminal_view_link_clicked(self, message: TerminalView.LinkClicked) -> None:
+        url = message.url
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(
+                    lambda: self._open(url), thread=True, group="links", exit_on_error=False
+                )
+
+        self.app.push_screen(ConfirmScreen("Open this link?", describe(url)), answered)
+
+    def _open(self, url: str) -> None:
+        """Open ``url`` (in a worker thread: a browser may take its time to start)."""
+        if not self.opener(url):
+            self.app.call_from_thread(self._not_opened, url)
+
+    def _not_opened(self, url: str) -> None:
+        self.app.copy_to_clipboard(url)
+        self.notify(
+            "No browser could open it: the address was copied to the clipboard.",
+            title="Link",
+            severity="warning",
+            markup=False,
+        )
 
     # -- taking and releasing control -------------------------------------------------------------
 

@@ -1,7 +1,8 @@
-"""The status bar under a watched terminal: mode, connection, endpoint, latency, agent state.
+"""The status bar under a watched terminal: mode, crop, connection, agent state, endpoint, latency.
 
 Everything it shows that came from the remote (endpoint label, identifier, title) is plain text
-built with :class:`rich.text.Text`, never markup.
+built with :class:`rich.text.Text`, never markup. The most important comes first, and a window too
+narrow for the rest ends the line in ``…``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from observer.app.links import Link
+from observer.app.widgets.terminal_canvas import TerminalCanvas
 from observer.client.status import SessionStatus
 
 REFRESH = 0.5
@@ -29,15 +31,21 @@ class StatusBar(Widget):
     }
     """
 
-    def __init__(self, link: Link, *, id: str | None = None) -> None:
+    def __init__(
+        self, link: Link, view: TerminalCanvas | None = None, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.link = link
+        self.view = view
+        """The view whose crop the bar shows (what it hides is the view's, not the session's)."""
 
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
 
     def render(self) -> Text:
-        return self.describe(getattr(self.app, "clock", time.monotonic)())
+        text = self.describe(getattr(self.app, "clock", time.monotonic)())
+        text.truncate(self.size.width, overflow="ellipsis")
+        return text
 
     def describe(self, now: float) -> Text:
         """The bar's text at time ``now``: everything from the session core's status."""
@@ -56,6 +64,11 @@ class StatusBar(Widget):
             text.append(" asking for control… ", "dim")
         elif status.may_take:
             text.append(" ctrl+t takes control ", "dim")
+        crop = self.view.crop if self.view is not None else None
+        if crop is not None and crop.cropped:
+            text.append("│ ")
+            text.append(crop.describe(), f"bold {variables['warning']}")
+            text.append(" ")
         # Most important first: a narrow window cuts the end of the line.
         text.append("│ ")
         text.append(self._connection(status))

@@ -50,7 +50,8 @@ class Tile(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="tile-title")
-        view = TerminalView(self.session, self.palette, frame=TILE_FRAME)
+        view = TerminalView(self.session, self.palette)
+        view.frame = TILE_FRAME
         view.can_focus = False
         yield view
 

@@ -1,9 +1,13 @@
 """Which part of a remote terminal a view shows: a pure function of sizes, cursor and scroll.
 
 The remote size is authoritative (DESIGN.md, "Rendering"): a view larger than the remote screen
-centres it; a smaller one crops it around the cursor. The crop depends on the cursor alone, never
-on earlier frames, so the same screen always looks the same (screenshots, snapshot tests).
-Scrolled back, the view shows history lines and keeps its last row for the "new lines" bar.
+centres it; a smaller one crops it around the cursor, unless the user moved it (``top``: the first
+line shown, scrolled into the history or panned up and down a tall screen; ``left``: the first
+column, panned across a wide one). Following the cursor depends on the cursor alone, never on
+earlier frames, so the same screen always looks the same (screenshots, snapshot tests). Moved,
+the view keeps its last row for the bar that says how to go back to live.
+
+Lines are *virtual*: the history's, oldest first, then the screen's rows.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """The visible part: virtual lines are the history's, then the screen's rows."""
+    """The visible part of the virtual lines."""
 
     first: int
     """First virtual line shown."""
@@ -39,30 +43,92 @@ class Geometry:
     height: int
 
 
-def clamp_back(geometry: Geometry, back: int) -> int:
-    """``back`` (lines scrolled into the history) limited to what there is to scroll to."""
-    if back <= 0:
-        return 0
-    available = geometry.history + geometry.rows - (geometry.height - 1)
-    return max(0, min(back, available))
+@dataclass(frozen=True, slots=True)
+class Crop:
+    """How a view shows a remote screen larger than itself (the crop indicator's facts)."""
+
+    cols: int
+    rows: int
+    width: int
+    height: int
+    left: bool
+    """Columns are hidden to the left."""
+    right: bool
+    up: bool
+    """Rows of the screen are hidden above (history lines do not count)."""
+    down: bool
+
+    @property
+    def cropped(self) -> bool:
+        """Whether the remote screen is larger than the view in either direction."""
+        return self.cols > self.width or self.rows > self.height
+
+    def describe(self) -> str:
+        """``cropped 120x40 → 98x27 ◀▼``: the remote size, the view's, and where more is."""
+        arrows = "".join(
+            arrow
+            for arrow, hidden in (
+                ("◀", self.left),
+                ("▶", self.right),
+                ("▲", self.up),
+                ("▼", self.down),
+            )
+            if hidden
+        )
+        text = f"cropped {self.cols}x{self.rows} → {self.width}x{self.height}"
+        return f"{text} {arrows}" if arrows else text
 
 
-def window(geometry: Geometry, back: int) -> Window:
-    """The window for ``geometry``, scrolled ``back`` lines (already clamped) into the history."""
+def bottom(geometry: Geometry) -> int:
+    """The largest ``top``: the last lines fill the rows above the bar."""
     g = geometry
-    left = _left(g)
-    if back:
-        height = g.height - 1  # the last row shows the "new lines" bar
-        end = g.history + g.rows - back
-        first = max(0, end - height)
-        return Window(first, end - first, 0, left)
-    if g.height >= g.rows:
-        return Window(g.history, g.rows, (g.height - g.rows) // 2, left)
-    origin = max(0, min(g.cursor_y - g.height + 1, g.rows - g.height))
-    return Window(g.history + origin, g.height, 0, left)
+    return max(0, g.history + g.rows - max(1, g.height - 1))
 
 
-def _left(g: Geometry) -> int:
+def clamp_top(geometry: Geometry, top: int) -> int:
+    """``top`` limited to the lines there are."""
+    return max(0, min(top, bottom(geometry)))
+
+
+def clamp_left(geometry: Geometry, left: int) -> int:
+    """``left`` limited to the columns there are (centred when the screen is narrower)."""
+    g = geometry
     if g.width >= g.cols:
         return -((g.width - g.cols) // 2)
-    return max(0, min(g.cursor_x - g.width + 1, g.cols - g.width))
+    return max(0, min(left, g.cols - g.width))
+
+
+def window(geometry: Geometry, top: int | None = None, left: int | None = None) -> Window:
+    """The window for ``geometry``.
+
+    Args:
+        geometry: sizes, cursor and history length.
+        top: the first virtual line shown, or None to show the live screen (around the cursor
+            when it is taller than the view).
+        left: the first column shown, or None to follow the cursor (or centre).
+    """
+    g = geometry
+    column = clamp_left(g, g.cursor_x - g.width + 1 if left is None else left)
+    if top is not None:
+        first = clamp_top(g, top)
+        count = min(max(1, g.height - 1), g.history + g.rows - first)
+        return Window(first, count, 0, column)
+    if g.height >= g.rows:
+        return Window(g.history, g.rows, (g.height - g.rows) // 2, column)
+    origin = max(0, min(g.cursor_y - g.height + 1, g.rows - g.height))
+    return Window(g.history + origin, g.height, 0, column)
+
+
+def crop(geometry: Geometry, shown: Window) -> Crop:
+    """What ``shown`` hides of the remote screen."""
+    g = geometry
+    return Crop(
+        cols=g.cols,
+        rows=g.rows,
+        width=g.width,
+        height=g.height,
+        left=shown.left > 0,
+        right=shown.left >= 0 and shown.left + g.width < g.cols,
+        up=shown.first > g.history,
+        down=shown.first + shown.count < g.history + g.rows,
+    )

@@ -24,9 +24,11 @@ from observer.protocol.events import (
     PresenceChanged,
     ProtocolViolation,
     Resized,
+    ScreenReceived,
     SessionStarted,
     SnapshotReceived,
 )
+from observer.protocol.screen_frames import DEFAULT_FPS, Screen, SetView, View
 
 #: Error codes with which the server answers a ``take`` it refuses.
 _TAKE_REFUSALS = frozenset({frames.CONTROL_HELD, frames.WATCH_ONLY})
@@ -101,7 +103,10 @@ class NativeAdapter:
             case frames.Snapshot(offset, cols, rows, data):
                 gap = self._offset is not None and offset != self._offset
                 self._offset = offset
-                events.append(SnapshotReceived(data.encode(), cols, rows, offset, gap))
+                # A snapshot cut inside a UTF-8 character ends with its bytes as surrogate
+                # escapes (TerminalModel.to_ansi(unfinished=True)): they are given back as bytes.
+                repaint = data.encode("utf-8", "surrogateescape")
+                events.append(SnapshotReceived(repaint, cols, rows, offset, gap))
             case frames.Output(data):
                 start = self._offset or 0
                 self._offset = start + len(data)
@@ -116,6 +121,8 @@ class NativeAdapter:
                 events.append(Exited(status))
             case frames.Echo(on):
                 events.append(EchoChanged(on))
+            case Screen():
+                events.append(self._screen(frame))
             case frames.Error(code, text) if code in _TAKE_REFUSALS:
                 events.append(ControlRefused(code, text))
             case frames.Error(code, text):
@@ -143,6 +150,26 @@ class NativeAdapter:
     def encode_resync(self) -> list[Message]:
         """``resync``: the output backlog before the snapshot will be skipped."""
         return [frames.encode(frames.Resync())]
+
+    def encode_view(self, view: View, fps: int = DEFAULT_FPS) -> list[Message]:
+        """``view``: the screen's state (``screen``, at most ``fps`` frames a second: a tile) or
+        the byte stream (``stream``: a snapshot at the view's offset, then the bytes)."""
+        return [frames.encode(SetView(view, fps))]
+
+    def _screen(self, frame: Screen) -> ScreenReceived:
+        # The view stands at the model's offset: the snapshot there after switching back to the
+        # stream is no gap.
+        self._offset = frame.offset
+        return ScreenReceived(
+            frame.offset,
+            frame.cols,
+            frame.rows,
+            frame.full,
+            frame.lines,
+            frame.cursor,
+            frame.cursor_visible,
+            frame.title,
+        )
 
     def _hello(self, hello: frames.Hello) -> SessionStarted:
         # hello.offset is where the stream that follows begins (the snapshot's offset, or the

@@ -154,3 +154,14 @@ def test_every_recorder_gets_the_same_markers_from_the_same_events() -> None:
     assert headless.events == app.events
     assert headless.markers() == ["connect", "disconnect", "reconnect"]
     assert headless.events[-1] == ("x", 3)
+
+
+def test_a_watchers_recording_marks_another_clients_takeover() -> None:
+    policy, sink = recorded(record_input=True)
+    session = WatchedSession(recording=policy, show=False)
+    connect(session)
+    session.received(control("other"), 1.0)
+    session.type(b"never", 1.1)  # watching: nothing sent, nothing recorded
+    session.received(control("none"), 2.0)
+    assert sink.markers() == ["connect", "takeover start: another client", "takeover end"]
+    assert not [e for e in sink.events if e[0] == "i"]

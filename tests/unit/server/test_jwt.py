@@ -12,8 +12,11 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from observer.errors import UsageError
 from observer.tokens import JwtVerifier
 
-NOW = datetime.datetime.now(tz=datetime.UTC)
-CLAIMS = {"aud": "observer", "exp": NOW + datetime.timedelta(minutes=5), "role": "control"}
+
+def claims() -> dict[str, object]:
+    """Valid claims, expiring 5 minutes from now (now: when the test runs, not when collected)."""
+    exp = datetime.datetime.now(tz=datetime.UTC) + datetime.timedelta(minutes=5)
+    return {"aud": "observer", "exp": exp, "role": "control"}
 
 
 def pem(key: object) -> bytes:
@@ -35,14 +38,14 @@ def pem(key: object) -> bytes:
 def test_the_algorithm_is_pinned_from_the_key(key: object, algorithm: str) -> None:
     verifier = JwtVerifier(pem(key), "observer")
     assert verifier.algorithm == algorithm
-    assert verifier.role_of(jwt.encode(CLAIMS, key, algorithm=algorithm)) == "control"  # type: ignore[arg-type]
+    assert verifier.role_of(jwt.encode(claims(), key, algorithm=algorithm)) == "control"  # type: ignore[arg-type]
 
 
 def test_tokens_from_another_key_or_without_a_signature_are_refused() -> None:
     key, other = ed25519.Ed25519PrivateKey.generate(), ed25519.Ed25519PrivateKey.generate()
     verifier = JwtVerifier(pem(key), "observer")
-    assert verifier.role_of(jwt.encode(CLAIMS, other, algorithm="EdDSA")) is None
-    unsigned = jwt.encode(CLAIMS, None, algorithm="none")  # type: ignore[arg-type]
+    assert verifier.role_of(jwt.encode(claims(), other, algorithm="EdDSA")) is None
+    unsigned = jwt.encode(claims(), None, algorithm="none")  # type: ignore[arg-type]
     assert verifier.role_of(unsigned) is None
     assert verifier.role_of("not.a.jwt") is None
 
@@ -50,11 +53,11 @@ def test_tokens_from_another_key_or_without_a_signature_are_refused() -> None:
 def test_exp_and_aud_are_required_and_the_role_defaults_to_watch() -> None:
     key = ed25519.Ed25519PrivateKey.generate()
     verifier = JwtVerifier(pem(key), "observer")
-    no_exp = {k: v for k, v in CLAIMS.items() if k != "exp"}
-    no_aud = {k: v for k, v in CLAIMS.items() if k != "aud"}
+    no_exp = {k: v for k, v in claims().items() if k != "exp"}
+    no_aud = {k: v for k, v in claims().items() if k != "aud"}
     assert verifier.role_of(jwt.encode(no_exp, key, algorithm="EdDSA")) is None
     assert verifier.role_of(jwt.encode(no_aud, key, algorithm="EdDSA")) is None
-    watcher = {**CLAIMS, "role": "admin"}
+    watcher = {**claims(), "role": "admin"}
     assert verifier.role_of(jwt.encode(watcher, key, algorithm="EdDSA")) == "watch"
 
 

@@ -70,3 +70,55 @@ def test_jumps_seen_once_and_seen_again_land_in_the_same_place() -> None:
         m.feed(b"\x1b[K\x1b[2;7H\x1b[?25l")
         assert (m.cursor_x, m.cursor_y) == (6, 1)
         m.feed(b"\x1b[H")
+
+
+# -- colours met once (a truecolour word each) ------------------------------------------------
+
+
+def _cells(m: TerminalModel) -> list[list[tuple[object, ...]]]:
+    return [[tuple(cell) for cell in m.line(y)] for y in range(m.rows)]
+
+
+def test_a_colour_met_once_draws_what_the_compiled_colour_draws() -> None:
+    """The first sight of an SGR is decoded on its own; the third is compiled and cached.
+    Both give the same cells, in any pen they start from and whatever SGR follows."""
+    words = (
+        b"\x1b[1mA\x1b[38;2;10;20;30mfoo\x1b[22;39m bar\x1b[48;2;1;2;3mbg\x1b[49m "
+        b"\x1b[4;38;5;3mun\x1b[0m\x1b[38;2;300;0;9;1mX\x1b[22;39m\x1b[7m\x1b[38;5;200mr\x1b[27m"
+    )
+    once = TerminalModel(60, 3)
+    once.feed(words)
+    again = TerminalModel(60, 3)
+    for _ in range(3):
+        again.feed(b"\x1b[H\x1b[0m" + words)
+    assert _cells(once) == _cells(again)
+    assert once.line(0)[1].fg == "0a141e" and once.line(0)[1].bold
+    assert not once.line(0)[4].bold and once.line(0)[4].fg == "default"
+
+
+def test_a_reset_after_a_colour_met_once_ends_only_what_it_names() -> None:
+    # 39 after a truecolour word taken from an italic pen keeps the italics; 22;39 after
+    # a truecolour background keeps the background.
+    m = screen(b"\x1b[3ma\x1b[38;2;1;2;3mb\x1b[39mc\x1b[48;2;4;5;6md\x1b[22;39me", cols=10)
+    a, b, c, d, e = m.line(0)[:5]
+    assert a.italics and b.italics and c.italics and c.fg == "default"
+    assert (d.bg, e.bg, e.fg, e.italics) == ("040506", "040506", "default", True)
+
+
+def test_colours_met_once_mostly_stay_out_of_the_pen_caches() -> None:
+    """Only a word that wraps at the margin (drawn the general way) caches its pen."""
+    m = TerminalModel(80, 24)
+    for i in range(200):
+        m.feed(f"\x1b[38;2;{i};{i};{i}mword\x1b[39m ".encode())
+    assert len(m._screen._pens) < 5 and len(m._screen._caches) < 20
+
+
+def test_an_sgr_too_long_before_text_is_ignored_whole_or_split() -> None:
+    stream = b"\x1b[" + b"1;" * 600 + b"31mskipped"
+    for cuts in ([], [700], [1025]):
+        m = TerminalModel(20, 3)
+        start = 0
+        for cut in [*cuts, len(stream)]:
+            m.feed(stream[start:cut])
+            start = cut
+        assert m.text()[0] == "skipped" and m.line(0)[0].fg == "default", cuts

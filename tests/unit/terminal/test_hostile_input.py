@@ -98,3 +98,13 @@ def test_can_aborts_a_sequence() -> None:
 def test_a_flood_of_combining_marks_stays_bounded() -> None:
     m = screen(b"a" + "\u0301".encode() * 100_000)
     assert len(m.line(0)[0].data) <= 16
+
+
+def test_a_chunk_full_of_strings_is_parsed_in_one_pass() -> None:
+    """Every OSC used to make the parser tokenize the rest of its chunk again: a chunk of
+    40,000 hyperlinks (OSC 8 around each word, as modern CLIs print them) took minutes. Now
+    each string is read once and the words between them are drawn."""
+    link = b"\x1b]8;;https://example.com/x\x1b\\w\x1b]8;;\x1b\\ "
+    m = TerminalModel(80, 24, scrollback=0)
+    m.feed(link * 40_000 + b"\r\nend")
+    assert m.text()[-1] == "end" and m.text()[-2].startswith("w w w")

@@ -1,0 +1,67 @@
+"""What a terminal view draws over a row of the remote screen: its place, a selection, edge marks.
+
+Pure functions of Textual strips (no widget): the row is placed in the view (cropped at the
+window's first column, or centred), a selection is drawn over the columns it covers, and a row
+that continues past a cropped edge gets a mark there, as vim marks a line that does not fit
+(``listchars`` ``extends``/``precedes``): ``‹`` in the first column, ``›`` in the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from observer.terminal import Cell
+
+MORE_LEFT = "‹"
+MORE_RIGHT = "›"
+
+
+def placed(strip: Strip, left: int, width: int, blank: Style) -> Strip:
+    """``strip`` as the view shows it: from column ``left``, or after ``-left`` blank columns."""
+    if left >= 0:
+        return strip.crop(left, left + width)
+    pad = -left
+    rest = max(0, width - pad - strip.cell_length)
+    return Strip.join([Strip.blank(pad, blank), strip, Strip.blank(rest, blank)])
+
+
+def overlaid(strip: Strip, start: int, stop: int, style: Style) -> Strip:
+    """``strip`` with columns ``start`` to ``stop`` (excluded) drawn in ``style`` over their own."""
+    start, stop = max(0, start), min(strip.cell_length, stop)
+    if start >= stop:
+        return strip
+    before, middle, after = strip.divide([start, stop, strip.cell_length])
+    over = Strip(
+        [Segment(text, (own + style) if own else style, None) for text, own, _ in middle],
+        middle.cell_length,
+    )
+    return Strip.join([before, over, after])
+
+
+def hidden_sides(cells: Sequence[Cell], left: int, width: int) -> tuple[bool, bool]:
+    """Whether the row has text left of column ``left``, and right of the ``width`` shown."""
+    if left < 0:
+        return False, False
+    before = any(cell.data.strip() for cell in cells[:left])
+    after = any(cell.data.strip() for cell in cells[left + width :])
+    return before, after
+
+
+def marked(strip: Strip, sides: tuple[bool, bool], style: Style, keep: int | None) -> Strip:
+    """``strip`` with a mark on each edge in ``sides`` (left, right), except on column ``keep``
+    (the cursor's: it is more use than the mark)."""
+    width = strip.cell_length
+    for hidden, column, mark in ((sides[0], 0, MORE_LEFT), (sides[1], width - 1, MORE_RIGHT)):
+        if hidden and column != keep and width > 1:
+            before, _, after = strip.divide([column, column + 1, width])
+            strip = Strip.join([before, Strip([Segment(mark, style)], 1), after])
+    return strip
+
+
+def bar(text: str, width: int, style: Style) -> Strip:
+    """A row of ``text`` centred across the view."""
+    return Strip([Segment(text.center(width)[:width], style)], width)

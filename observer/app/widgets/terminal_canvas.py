@@ -1,0 +1,318 @@
+"""``TerminalCanvas``: the remote screen drawn with the line API (what every terminal view shares).
+
+Modelled on Textual's ``Log`` widget: ``render_line`` returns cached :class:`Strip` s keyed by
+(row, row version, cursor column, palette); only rows the model reports dirty are refreshed, at
+most ~60 times a second, and never while the remote holds a synchronized update open (DECSET 2026,
+up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view crops and follows the
+cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
+Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
+arrived and how to jump back to live. Interaction (keys, mouse) is
+:class:`~observer.app.widgets.terminal_view.TerminalView`'s.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from rich.style import Style
+from textual.cache import LRUCache
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.timer import Timer
+from textual.widget import Widget
+
+from observer.app.widgets import strips
+from observer.app.widgets.screen_source import ScreenSource
+from observer.app.widgets.scrolling import Scroll
+from observer.app.widgets.selection import Point, Selection, line_text
+from observer.app.widgets.viewport import Crop, Geometry, Window, crop
+from observer.rendering import Palette, cells_to_segments
+from observer.terminal import Cell
+
+FRAME = 1 / 60
+FRAME_BEHIND = 1 / 20
+"""Frame interval while the session has output waiting: each frame of a flood repaints every
+row, and the time saved goes to parsing (the view then catches up sooner)."""
+SYNC_TIMEOUT = 0.15
+
+
+class TerminalCanvas(Widget):
+    """Draws a :class:`ScreenSource`'s terminal, scrolled, panned and selected as told."""
+
+    def __init__(
+        self,
+        session: ScreenSource,
+        palette: Palette,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.session = session
+        self.palette = palette
+        self.scroll = Scroll()
+        """Where the user moved the view (the view's own state, not the session's)."""
+        self.selection: Selection | None = None
+        self.mark_edges = False
+        """Mark rows that continue past a cropped edge (the watch screen's view)."""
+        self.frames = 0
+        self.frame = FRAME
+        """Seconds between frames at most (a dashboard tile draws a few a second)."""
+        self.clock: Callable[[], float] = time.monotonic
+        """Monotonic seconds for frame pacing and the synchronized-update timeout."""
+        self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
+        """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._versions: dict[int, int] = {}
+        self._epoch = 0
+        self._pending: set[int] = set()
+        self._whole = False
+        self._timer: Timer | None = None
+        self._last_frame = 0.0
+        self._sync_since: float | None = None
+        self._window: Window | None = None
+        self._window_key: tuple[object, ...] = ()
+        self._crop: Crop | None = None
+        self._cursor: tuple[int, int, bool] = (-1, -1, False)
+
+    @property
+    def crop(self) -> Crop | None:
+        """What the view hides of the remote screen now (None before it has a size)."""
+        if not self.size.area:
+            return None
+        self._layout()
+        return self._crop
+
+    def crop_changed(self) -> None:
+        """Called after a frame that changed :attr:`crop` (a subclass tells someone)."""
+
+    # -- wiring ---------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.session.subscribe(self.mark_dirty)
+        self.scroll.follow(self.session.model.history)
+
+    def on_unmount(self) -> None:
+        self.session.unsubscribe(self.mark_dirty)
+
+    def set_palette(self, palette: Palette) -> None:
+        """Redraw everything in other colours."""
+        self.palette = palette
+        self._cache.clear()
+        self.refresh()
+
+    def mark_dirty(self, rows: set[int], whole: bool = False) -> None:
+        """Note changed rows; they are repainted at the next frame."""
+        if whole:
+            self._whole = True
+            self._epoch += 1
+        for row in rows:
+            self._versions[row] = self._versions.get(row, 0) + 1
+        self._pending |= rows
+        self._schedule()
+
+    def moved(self) -> None:
+        """The scroll or the selection changed: draw everything again now."""
+        self._window = None
+        self.refresh()
+
+    def highlight(self, matches: Mapping[int, tuple[tuple[int, int], ...]]) -> None:
+        """Draw these ``(start, end)`` column ranges of screen rows as search matches."""
+        changed = {
+            row
+            for row in {*matches, *self.highlights}
+            if matches.get(row) != self.highlights.get(row)
+        }
+        self.highlights = dict(matches)
+        if changed:
+            self.mark_dirty(changed)
+
+    def _schedule(self) -> None:
+        if self._timer is not None or not self.is_mounted:
+            return
+        frame = max(FRAME_BEHIND, self.frame) if self.session.behind else self.frame
+        delay = max(0.001, self._last_frame + frame - self.clock())
+        self._timer = self.set_timer(delay, self._flush)
+
+    def _flush(self) -> None:
+        self._timer = None
+        now = self.clock()
+        model = self.session.model
+        if model.synchronized:
+            if self._sync_since is None:
+                self._sync_since = now
+            if now - self._sync_since < SYNC_TIMEOUT:
+                self._timer = self.set_timer(FRAME, self._flush)
+                return
+        else:
+            self._sync_since = None
+        self._last_frame = now
+        self.frames += 1
+        self.scroll.follow(model.history)
+        old, old_crop = self._window, self._crop
+        self._window = None
+        window = self._layout()
+        cursor = (model.cursor_x, model.cursor_y, model.cursor_visible)
+        if cursor != self._cursor:
+            self._pending |= {self._cursor[1], cursor[1]}
+            self._cursor = cursor
+        if self._whole or old != window or self.scroll.scrolled or self.selection:
+            self.refresh()
+        else:
+            # Dirty rows are screen rows; the window counts lines of history + screen.
+            history = self._history
+            regions = [
+                Region(0, window.pad_top + history + row - window.first, self.size.width, 1)
+                for row in self._pending
+                if window.first <= history + row < window.first + window.count
+            ]
+            if regions:
+                self.refresh(*regions)
+        self._pending.clear()
+        self._whole = False
+        if self._crop != old_crop:
+            self.crop_changed()
+
+    # -- geometry -------------------------------------------------------------------------------
+
+    @property
+    def _history(self) -> int:
+        model = self.session.model
+        return 0 if model.alternate else len(model.history)
+
+    @property
+    def geometry(self) -> Geometry:
+        """Sizes, cursor and history length, as the window is worked out from them."""
+        model = self.session.model
+        return Geometry(
+            cols=int(model.cols),
+            rows=int(model.rows),
+            cursor_x=int(model.cursor_x),
+            cursor_y=int(model.cursor_y),
+            history=self._history,
+            width=self.size.width,
+            height=self.size.height,
+        )
+
+    def _layout(self) -> Window:
+        geometry = self.geometry
+        key = (id(self.session.model), geometry, self.scroll.top, self.scroll.left)
+        if self._window is None or key != self._window_key:
+            self._window = self.scroll.window(geometry)
+            self._window_key = key
+            self._crop = crop(geometry, self._window)
+        return self._window
+
+    def on_resize(self) -> None:
+        self._window = None
+        if self._cache.maxsize != (strips := max(64, 4 * self.size.height)):
+            self._cache = LRUCache(strips)  # a strip per row and version: stale ones never hit
+        self.mark_dirty(set(), whole=True)
+
+    def point_at(self, x: int, y: int, *, clamp: bool = False) -> Point | None:
+        """The terminal cell under view cell ``(x, y)``; with ``clamp``, the nearest one."""
+        window = self._window if self._window is not None else self._layout()
+        index = y - window.pad_top
+        rows = window.count
+        if self.scroll.scrolled:
+            rows = min(rows, self.size.height - 1)  # the bar's row shows no line
+        if not 0 <= index < rows:
+            if not clamp or rows <= 0:
+                return None
+            index = min(max(index, 0), rows - 1)
+        return Point(window.first + index, max(0, x + window.left))
+
+    def cells(self, line: int) -> Sequence[Cell]:
+        """The cells of virtual line ``line`` (none outside the history and the screen)."""
+        model = self.session.model
+        history = self._history
+        if 0 <= line < history:
+            return model.history[line]
+        if 0 <= line - history < model.rows:
+            return model.line(line - history)
+        return ()
+
+    def screen_text(self) -> str:
+        """The remote screen as text (trailing blanks dropped)."""
+        history = self._history
+        return line_text(self.cells, range(history, history + self.session.model.rows))
+
+    def all_text(self) -> str:
+        """The scrollback and the screen as text."""
+        return line_text(self.cells, range(self._history + self.session.model.rows))
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        # The window of the last frame: rows are drawn where that frame's refresh expects them
+        # (and working it out again for each of 40 rows is a measurable part of a frame).
+        window = self._window if self._window is not None else self._layout()
+        if self.scroll.scrolled and y == self.size.height - 1:
+            return self._bar(width)
+        index = y - window.pad_top
+        if index < 0 or index >= window.count:
+            return Strip.blank(width, self._blank())
+        line = window.first + index
+        strip = strips.placed(self._line(line), window.left, width, self._blank())
+        span = self.selection.span(line) if self.selection is not None else None
+        if span is not None:
+            strip = strips.overlaid(
+                strip, span[0] - window.left, span[1] - window.left, self._selected()
+            )
+        if self.mark_edges and window.left >= 0 and self.session.model.cols > width:
+            sides = strips.hidden_sides(self.cells(line), window.left, width)
+            if any(sides):
+                strip = strips.marked(strip, sides, self._edge(), self._cursor_column(line, window))
+        return strip
+
+    def _cursor_column(self, line: int, window: Window) -> int | None:
+        model = self.session.model
+        if line - self._history != model.cursor_y or not model.cursor_visible:
+            return None
+        return model.cursor_x - window.left
+
+    def _blank(self) -> Style:
+        return Style(bgcolor=self.rich_style.bgcolor)
+
+    def _selected(self) -> Style:
+        """The selection: the terminal's colours swapped (xterm's default look)."""
+        return Style(color=self.palette.background, bgcolor=self.palette.foreground)
+
+    def _edge(self) -> Style:
+        """Edge marks and the bar: the theme's bright yellow, as a warning."""
+        return Style(color=self.palette.background, bgcolor=self.palette.ansi[11], bold=True)
+
+    def _line(self, virtual: int) -> Strip:
+        model = self.session.model
+        history = self._history
+        if virtual < history:
+            cells = model.history[virtual]
+            return Strip(cells_to_segments(cells, self.palette), len(cells))
+        row = virtual - history
+        if not 0 <= row < model.rows:
+            return Strip.blank(model.cols)
+        cursor = (
+            model.cursor_x
+            if (model.cursor_visible and row == model.cursor_y and not self.scroll.scrolled)
+            else None
+        )
+        key = (self._epoch, row, self._versions.get(row, 0), cursor, self.palette, model.cols)
+        strip = self._cache.get(key)
+        if strip is None:
+            cells = model.line(row)
+            matches = self.highlights.get(row, ())  # a change of them bumps the row's version
+            strip = Strip(cells_to_segments(cells, self.palette, cursor, matches), model.cols)
+            self._cache[key] = strip
+        return strip
+
+    def _bar(self, width: int) -> Strip:
+        new = self.scroll.new_lines
+        text = (
+            f" ↓ {new} new lines — jump to live (end) "
+            if new
+            else " ↓ scrolled back — jump to live (end) "
+        )
+        return strips.bar(text, width, self._edge())

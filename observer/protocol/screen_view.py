@@ -1,0 +1,71 @@
+"""The client's side of screen-sync: the remote screen as ``screen`` frames describe it.
+
+A tile in the ``screen`` view keeps no byte stream and no scrollback: a :class:`ScreenView`
+holds one ANSI repaint per row, the cursor and the title, and :meth:`ScreenView.apply` says
+which rows a frame changed. :meth:`ScreenView.repaint` turns those rows into the bytes that
+bring a terminal model of the same size from the previous state to this one (each row cleared
+and painted, then the cursor), so a tile's existing model and view can show it; the cost is
+that of the rows that changed, at the frame rate the tile asked for. Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from observer.protocol.events import ScreenReceived
+
+_SGR = re.compile(r"\x1b\[[0-9;:]*m")
+
+
+class ScreenView:
+    """The remote screen of one connection in the ``screen`` view."""
+
+    def __init__(self) -> None:
+        self.cols = 0
+        self.rows = 0
+        self.lines: list[str] = []
+        """Each row as an ANSI repaint (SGR and text from its first column)."""
+        self.cursor = (0, 0)
+        self.cursor_visible = True
+        self.title = ""
+        self.offset: int | None = None
+        """The stream offset the server's model stood at for the last frame."""
+
+    def apply(self, update: ScreenReceived) -> set[int]:
+        """Take one frame; return the rows whose content changed (all of them on a ``full``
+        frame or a new size). The cursor and the title are always taken."""
+        resized = (update.cols, update.rows) != (self.cols, self.rows)
+        if resized or update.full:
+            self.cols, self.rows = update.cols, update.rows
+            self.lines = [""] * update.rows
+            changed = set(range(update.rows))
+        else:
+            changed = set()
+        for y, text in update.lines:
+            if 0 <= y < self.rows:
+                self.lines[y] = text
+                changed.add(y)
+        self.cursor, self.cursor_visible, self.title = (
+            update.cursor,
+            update.cursor_visible,
+            update.title,
+        )
+        self.offset = update.offset
+        return changed
+
+    def repaint(self, rows: Iterable[int]) -> bytes:
+        """Bytes for a terminal model of this size showing the previous state: ``rows``
+        cleared and painted, the pen reset, then the cursor placed and shown or hidden (ECMA-48
+        CUP and EL, DEC private mode 25)."""
+        out = []
+        for y in sorted(rows):
+            if 0 <= y < self.rows:
+                out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{self.lines[y]}")
+        x, y = self.cursor
+        out.append(f"\x1b[0m\x1b[{y + 1};{x + 1}H\x1b[?25{'h' if self.cursor_visible else 'l'}")
+        return "".join(out).encode()
+
+    def text(self) -> list[str]:
+        """The rows as plain text (SGR removed), trailing blanks trimmed."""
+        return [_SGR.sub("", line).rstrip() for line in self.lines]

@@ -1,0 +1,29 @@
+"""Driving a TUI in a detached tmux session, as a person would: send keys, read the pane."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(
+        ["tmux", *args], check=True, capture_output=True, text=True, timeout=10
+    ).stdout
+
+
+def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-t", name, "-p")
+        if check(screen):
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+
+
+def status_line(screen: str) -> str:
+    lines = screen.rstrip("\n").splitlines()
+    return lines[-1] if lines else ""

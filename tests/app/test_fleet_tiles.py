@@ -53,7 +53,7 @@ def test_one_watched_session_keeps_its_scrollback(opened: list[ObserverApp]) -> 
 
 
 async def test_a_tile_repaints_a_few_times_a_second_and_only_the_row_that_changed() -> None:
-    links = [scripted([b"ready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
+    links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)

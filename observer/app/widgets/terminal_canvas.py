@@ -156,7 +156,7 @@ class TerminalCanvas(Widget):
         if cursor != self._cursor:
             self._pending |= {self._cursor[1], cursor[1]}
             self._cursor = cursor
-        if self._whole or old != window or self.scroll.scrolled or self.selection:
+        if self._whole or old != window or self.scroll.scrolled:
             self.refresh()
         else:
             # Dirty rows are screen rows; the window counts lines of history + screen.

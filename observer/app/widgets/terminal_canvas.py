@@ -205,7 +205,8 @@ class TerminalCanvas(Widget):
 
     def on_resize(self) -> None:
         self._window = None
-        self.mark_dirty(set(), whole=True)
+        self._whole = True  # every row moves; the rows' strips stay valid
+        self._schedule()
 
     def point_at(self, x: int, y: int, *, clamp: bool = False) -> Point | None:
         """The terminal cell under view cell ``(x, y)``; with ``clamp``, the nearest one."""

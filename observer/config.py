@@ -5,6 +5,7 @@
     [app]
     theme = "dracula"           # default theme
     idle_release = 300          # seconds of no typing after which control returns to watch
+    desktop_notifications = true  # an agent that needs you: a notification on the desktop
 
     [profiles.build-agent]
     url = "wss://sandbox.example.com/"
@@ -60,6 +61,7 @@ class Config:
     groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     theme: str | None = None
     idle_release: float = DEFAULT_IDLE_RELEASE
+    desktop_notifications: bool = False
 
 
 def config_dir() -> Path:
@@ -117,7 +119,16 @@ def parse_config(data: Mapping[str, object]) -> Config:
     idle = app.get("idle_release", DEFAULT_IDLE_RELEASE)
     if not isinstance(idle, int | float) or isinstance(idle, bool) or idle <= 0:
         raise UsageError("app.idle_release must be a positive number of seconds")
-    return Config(profiles=profiles, groups=groups, theme=theme, idle_release=float(idle))
+    desktop = app.get("desktop_notifications", False)
+    if not isinstance(desktop, bool):
+        raise UsageError("app.desktop_notifications must be true or false")
+    return Config(
+        profiles=profiles,
+        groups=groups,
+        theme=theme,
+        idle_release=float(idle),
+        desktop_notifications=desktop,
+    )
 
 
 def _table(data: Mapping[str, object], key: str) -> Mapping[str, object]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,10 +15,12 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from observer.app import acyclic_strips
+from observer.app.attention_alerts import AttentionAlerts
 from observer.app.collector import QUIET_AFTER, CollectorPacing
 from observer.app.feeder import feed
 from observer.app.links import Link
 from observer.app.messages import SessionChanged
+from observer.app.recogniser_files import load_recognisers
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
@@ -46,6 +49,8 @@ class ObserverApp(App[int]):
         config_dir: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         screenshot_dir: Path | None = None,
+        desktop_notifications: bool = False,
+        environ: Mapping[str, str] = os.environ,
     ) -> None:
         super().__init__()
         self.clock = clock
@@ -55,6 +60,9 @@ class ObserverApp(App[int]):
         for link in self.links:
             link.session.on_status = lambda link=link: self.post_message(SessionChanged(link))
         self.theme_specs, self.theme_problems = load_themes(config_dir)
+        recognisers, self.recogniser_problems = load_recognisers(config_dir)
+        for link in self.links:
+            link.session.attention.recognisers = recognisers
         for spec in self.theme_specs.values():
             self.register_theme(to_textual_theme(spec))
         name = theme or DEFAULT_DARK
@@ -65,7 +73,13 @@ class ObserverApp(App[int]):
         for builtin in BUILTIN_THEMES:
             if builtin not in self.theme_specs:
                 self.unregister_theme(builtin)
-        self._states: dict[int, str] = {}
+        self.alerts = AttentionAlerts(
+            lambda text: self.notify(text, severity="warning", markup=False),
+            self._write_to_host,
+            desktop=desktop_notifications,
+            environ=environ,
+        )
+        """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()
         self.collector = CollectorPacing(clock)
         """Keeps full garbage collections out of busy stretches (:mod:`observer.app.collector`)."""
@@ -82,6 +96,10 @@ class ObserverApp(App[int]):
         for problem in self.theme_problems:
             self.notify(
                 str(problem), title="Theme not loaded", severity="error", markup=False, timeout=10
+            )
+        for broken in self.recogniser_problems:
+            self.notify(
+                str(broken), title="Prompt rules not loaded", severity="error", markup=False
             )
         for link in self.links:
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
@@ -120,20 +138,25 @@ class ObserverApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, WatchScreen | DashboardScreen):
                 screen.session_changed(link)
+        self._check_attention(link, self.clock())
 
     def check_agents(self) -> None:
-        """Hand back idle control, and tell the user when an agent starts waiting for input."""
+        """Hand back idle control, and tell the user when an agent starts needing them."""
         now = self.clock()
-        for index, link in enumerate(self.links):
+        for link in self.links:
             link.session.tick(now)
-            state = link.session.status(now).agent
-            if state == "waiting" and self._states.get(index) != "waiting":
-                self.notify(
-                    self._prefixed(link, "the agent is waiting for input"),
-                    severity="warning",
-                    markup=False,
-                )
-            self._states[index] = state
+            self._check_attention(link, now)
+
+    def _check_attention(self, link: Link, now: float) -> None:
+        name = link.label.partition(" · ")[0] if len(self.links) > 1 else "the agent"
+        self.alerts.seen(id(link), name, link.session.status(now).attention)
+
+    def _write_to_host(self, text: str) -> None:
+        """Write observer's own bytes to the host terminal (as Textual's ``App.bell`` does)."""
+        driver = self._driver
+        if driver is not None and not self.is_headless:
+            driver.write(text)
+            driver.flush()
 
     def pace_collector(self) -> None:
         """Bounded collections while output flows; a full one once all sessions are quiet."""

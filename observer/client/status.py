@@ -8,9 +8,13 @@ waiting) are pure functions of the times the session saw output and bells.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from observer.protocol.events import Arbitration, Holder
+
+if TYPE_CHECKING:
+    from observer.client.attention import Attention
+    from observer.terminal import ProgressReported
 
 ConnectionState = Literal["connecting", "connected", "reconnecting", "closed"]
 AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
@@ -20,9 +24,9 @@ Severity = Literal["information", "warning", "error"]
 IDLE_AFTER = 2.0
 #: A bell, then no output for this long: it waits for someone.
 WAIT_AFTER_BELL = 1.0
-#: A prompt-looking cursor line with no output for this long: it waits for someone.
+#: A recognised prompt (:mod:`observer.client.recognisers`) with no output for this long: it
+#: waits for someone.
 WAIT_AFTER_PROMPT = 4.0
-PROMPT_ENDINGS = ("?", ":", ">", "$", "#", "❯", "›", "»", "(y/n)", "[Y/n]", "[y/N]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +70,15 @@ class SessionStatus:
     quiet_for: float
     behind: bool
     """Output is waiting to be parsed: views draw fewer frames meanwhile."""
+    attention: Attention | None = None
+    """Why the agent needs someone (its notification, a bell, a prompt), since when."""
+    progress: ProgressReported | None = None
+    """The agent's last progress report (OSC 9;4), while it lasts."""
 
     def summary(self) -> str:
         """A short plain-text state for a tile's title line."""
+        if self.attention is not None and self.connection == "connected":
+            return str(self.attention)
         if self.exited:
             return f"exited {self.exit_status}" if self.exit_status is not None else "exited"
         if self.connection != "connected":
@@ -87,6 +97,7 @@ def agent_state(
     bell_rang_last: bool,
     prompt_line: bool,
     now: float,
+    asked: bool = False,
 ) -> tuple[AgentState, float]:
     """The agent's state and for how long it has been quiet (seconds).
 
@@ -94,15 +105,16 @@ def agent_state(
         exited: the program ended.
         last_output: when output last arrived (None: never).
         bell_rang_last: the latest output rang the bell (agents ring it when they ask).
-        prompt_line: the cursor's line looks like a prompt.
+        prompt_line: the screen shows a recognised prompt.
         now: the time to judge at.
+        asked: the agent sent a notification it still waits on: waiting at once.
     """
     if exited:
         return "exited", 0.0
     if last_output is None:
         return "starting", 0.0
     quiet = max(0.0, now - last_output)
-    if bell_rang_last and quiet >= WAIT_AFTER_BELL:
+    if asked or (bell_rang_last and quiet >= WAIT_AFTER_BELL):
         return "waiting", quiet
     if quiet >= WAIT_AFTER_PROMPT and prompt_line:
         return "waiting", quiet

@@ -29,11 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
+from observer.client.attention import AttentionTracker
 from observer.client.catch_up import CatchUp
+from observer.client.recognisers import Match, Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
 from observer.client.recording_policy import RESET, RecordingPolicy
 from observer.client.status import (
-    PROMPT_ENDINGS,
+    WAIT_AFTER_PROMPT,
     ConnectionState,
     Notice,
     SessionStatus,
@@ -59,7 +61,7 @@ from observer.protocol.events import (
     TitleChanged,
 )
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
-from observer.terminal import TerminalModel
+from observer.terminal import BellRung, TerminalModel
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
@@ -117,6 +119,8 @@ class WatchedSession:
         show: feed a terminal model (False for a headless recorder: nothing is parsed).
         stop_at_exit: end the session when the program exits (a recorder); otherwise it stays
             connected and inspectable, as the server keeps it.
+        recognisers: the rules that name the agent's notifications and prompts (the app loads
+            them from ``agents.toml``; none: only notifications and bells are recognised).
     """
 
     def __init__(
@@ -132,6 +136,7 @@ class WatchedSession:
         idle_release: float = DEFAULT_IDLE_RELEASE,
         show: bool = True,
         stop_at_exit: bool = False,
+        recognisers: Recognisers | None = None,
     ) -> None:
         self.identifier = identifier
         self.recording = recording
@@ -145,6 +150,8 @@ class WatchedSession:
         self.scrollback = scrollback
         self.model = TerminalModel(cols=size[0], rows=size[1], scrollback=scrollback)
         self.catch_up = CatchUp()
+        self.attention = AttentionTracker(recognisers)
+        """What the agent's notifications, bells and prompts mean (:mod:`.attention`)."""
         self.on_outgoing: Callable[[], object] | None = None
         """Called when :meth:`data_to_send` has something (the transport wakes its writer)."""
         self.on_status: Callable[[], object] | None = None
@@ -245,12 +252,14 @@ class WatchedSession:
 
     def status(self, now: float) -> SessionStatus:
         """The session as views show it at ``now``."""
+        prompt = self._prompt(now)
         state, quiet = agent_state(
             exited=self._exited,
             last_output=self._last_output,
             bell_rang_last=self._bell_rang_last,
-            prompt_line=self._cursor_line_is_prompt(),
+            prompt_line=prompt is not None,
             now=now,
+            asked=self.attention.asked is not None,
         )
         cannot = self._cannot_take()
         caps = self._capabilities
@@ -277,6 +286,8 @@ class WatchedSession:
             agent=state,
             quiet_for=quiet,
             behind=self.catch_up.behind(self._backlog),
+            attention=self.attention.current(state, prompt, self._last_output),
+            progress=self.attention.progress,
         )
 
     def take_notices(self) -> list[Notice]:
@@ -428,6 +439,9 @@ class WatchedSession:
         self._send(self._adapter.encode_input(data))
         if self.recording is not None:
             self.recording.input(data)
+        if self.attention.asked is not None:
+            self.attention.answered()
+            self._status_changed()
         return True
 
     def paste(self, text: str, now: float) -> bool:
@@ -498,7 +512,7 @@ class WatchedSession:
         if not inbox:
             return 0
         if not isinstance(inbox[0], _Chunk):
-            self._step(inbox.popleft())
+            self._step(inbox.popleft(), now)
             return 0
         parts: list[bytes] = []
         size, last = 0, 0
@@ -521,6 +535,7 @@ class WatchedSession:
         if newest:
             self._bell_rang_last = model.bells != bells
         self._title = model.title or self._title
+        self._notified(now)
         self._changed(dirty, False)
         return size
 
@@ -605,6 +620,8 @@ class WatchedSession:
         self._status_changed()
 
     def _output(self, data: bytes, offset: int, now: float) -> None:
+        if self.attention.output(now):
+            self._status_changed()  # it printed again well after asking: answered elsewhere
         self._last_output = now
         self._chunks += 1
         self._next_offset = offset + len(data)
@@ -730,7 +747,7 @@ class WatchedSession:
         self._inbox = deque(step for step in self._inbox if not isinstance(step, _Chunk))
         self._backlog = 0
 
-    def _step(self, step: _Step) -> None:
+    def _step(self, step: _Step, now: float) -> None:
         model = self.model
         if isinstance(step, SnapshotReceived):
             if (step.cols, step.rows) == (model.cols, model.rows):
@@ -744,7 +761,19 @@ class WatchedSession:
             model.resize(step.cols, step.rows)
         elif isinstance(step, _Reset):
             model.feed(RESET)
+        self._notified(now)
         self._changed(set(), True)
+
+    def _notified(self, now: float) -> None:
+        """Take what the agent sent to be noticed: state, and markers in the recording."""
+        events = self.model.take_notifications()
+        if not events:
+            return
+        for text in self.attention.notified(events, now):
+            if self.recording is not None:
+                self.recording.notification(text)
+        if not all(isinstance(event, BellRung) for event in events):
+            self._status_changed()
 
     def _changed(self, dirty: set[int], whole: bool) -> None:
         for listener in list(self._listeners):
@@ -790,8 +819,9 @@ class WatchedSession:
             return "Reconnected: output sent while disconnected was lost"
         return "Reconnected"
 
-    def _cursor_line_is_prompt(self) -> bool:
-        model = self.model
-        row = model.line(model.cursor_y)
-        text = "".join(cell.data for cell in row[: model.cursor_x]).rstrip()
-        return text.endswith(PROMPT_ENDINGS)
+    def _prompt(self, now: float) -> Match | None:
+        """The prompt the screen shows, looked for once the agent has been quiet long enough."""
+        last = self._last_output
+        if self._exited or last is None or now - last < WAIT_AFTER_PROMPT:
+            return None
+        return self.attention.prompt(self.model)

@@ -56,6 +56,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="in control, leave the remote terminal's size alone (default: it follows your window)",
     )
     parser.add_argument("--theme", metavar="NAME", help="colour theme (see the command palette)")
+    parser.add_argument(
+        "--desktop-notifications",
+        action="store_true",
+        help="when an agent needs you, also notify the desktop through your terminal "
+        "(config: [app] desktop_notifications = true)",
+    )
 
 
 def _profiles(args: argparse.Namespace) -> list[Profile]:
@@ -169,7 +175,12 @@ def run(args: argparse.Namespace) -> int:
         )
         for p in profiles
     ]
-    app = ObserverApp(links, theme=theme, config_dir=config_dir())
+    app = ObserverApp(
+        links,
+        theme=theme,
+        config_dir=config_dir(),
+        desktop_notifications=args.desktop_notifications or config.desktop_notifications,
+    )
     app.run()
     if app.fatal is not None:
         raise app.fatal

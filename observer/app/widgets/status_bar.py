@@ -74,7 +74,8 @@ class StatusBar(Widget):
         text.append(self._connection(status))
         text.append(" │ agent ")
         state = status.summary() if status.connection == "connected" else status.agent
-        text.append(state, f"bold {variables['warning']}" if state.startswith("waiting") else "")
+        needs = status.attention is not None or state.startswith("waiting")
+        text.append(state, f"bold {variables['warning']}" if needs else "")
         if self.link.session.recording is not None:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")

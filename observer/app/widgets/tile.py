@@ -1,4 +1,10 @@
-"""A dashboard tile: one session's title line over its cropped live terminal."""
+"""A dashboard tile: one session's title line over its cropped live terminal.
+
+The title line: the tile's number, the session's label (its profile's name first), then what
+the agent needs (a badge with the reason, then the agent's own words), or its state, or why the
+session failed; and its progress where it reports one. A tile whose agent needs someone has a
+heavy warning border.
+"""
 
 from __future__ import annotations
 
@@ -31,8 +37,11 @@ class Tile(Vertical, can_focus=True):
     Tile:focus {
         border: round $primary;
     }
-    Tile.-waiting {
-        border: round $warning;
+    Tile.-attention {
+        border: heavy $warning;
+    }
+    Tile.-attention:focus {
+        border: heavy $primary;
     }
     Tile > .tile-title {
         height: 1;
@@ -65,14 +74,22 @@ class Tile(Vertical, can_focus=True):
         pass lays out the whole dashboard).
         """
         status = self.session.status(getattr(self.app, "clock", time.monotonic)())
-        state = status.summary()
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(f" {self.index + 1} ", "reverse")
         title.append(" ")
         title.append(self.link.label, "bold")
         title.append("  ")
-        title.append(state, "bold" if status.connection == "connected" else "italic")
-        self.set_class(state.startswith("waiting"), "-waiting")
+        attention = status.attention if status.connection == "connected" else None
+        if attention is not None:
+            title.append(f" {attention.reason} ", "bold reverse")
+            title.append(f" {attention.text}" if attention.text else "")
+        else:
+            state = status.summary()
+            title.append(state, "bold" if status.connection == "connected" else "italic")
+        progress = status.progress
+        if progress is not None:
+            title.append(f"  {progress.value}%" if progress.value is not None else "  …", "dim")
+        self.set_class(attention is not None, "-attention")
         if title != self._title:
             self._title = title
             self.query_one(".tile-title", Static).update(title, layout=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from observer.app.recogniser_files import built_in_recognisers
 from observer.client.reconnect import Backoff, ReconnectPolicy, Retry, Stop
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
@@ -92,7 +93,7 @@ def test_output_makes_the_agent_active_then_idle_and_a_bell_then_silence_waiting
 
 
 def test_a_prompt_with_no_output_for_a_while_means_waiting() -> None:
-    session = WatchedSession()
+    session = WatchedSession(recognisers=built_in_recognisers())
     connect(session)
     session.received(b"Overwrite the file? ", 100.0)
     drain(session)

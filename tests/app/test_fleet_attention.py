@@ -1,0 +1,125 @@
+"""An agent's own notification on its tile and status bar, told once, on the desktop if asked."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+
+from observer.app.app import ObserverApp
+from observer.app.desktop import notification_sequence
+from observer.app.screens.dashboard import DashboardScreen
+from observer.app.widgets.status_bar import StatusBar
+from observer.app.widgets.tile import Tile
+from observer.castfiles import open_cast
+from observer.protocol.events import OutputReceived
+from observer.secrets import Secret
+from observer.transport.settings import ConnectionSettings
+from tests.app.conftest import scripted
+from tests.client_support import live_link
+from tests.hostile.live import HostileAgent, hostile_agent, status
+
+PERMISSION = b"\x1b]9;Claude needs your permission to use Bash\x07"
+ITERM = {"TERM_PROGRAM": "iTerm.app", "TERM": "xterm-256color"}
+
+
+async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def title(tile: Tile) -> str:
+    return str(tile.query_one(".tile-title").render())
+
+
+async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> None:
+    links = [scripted([b"working"], identifier=f"a{n}") for n in range(3)]
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, DashboardScreen)
+        tile = app.screen.tiles[1]
+        links[1].push(OutputReceived(PERMISSION, 7))
+        await until(lambda: tile.has_class("-attention"), "the tile's attention border")
+        assert "needs permission" in title(tile)
+        assert "Claude needs your permission to use Bash" in title(tile)
+        assert not app.screen.tiles[0].has_class("-attention")
+        assert any("needs permission" in n.message for n in app._notifications)
+
+
+async def test_the_watch_views_status_bar_says_what_the_agent_needs() -> None:
+    link = scripted([b"working"])
+    app = ObserverApp([link])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        link.push(OutputReceived(PERMISSION, 7))
+        bar = app.screen.query_one(StatusBar)
+        await until(lambda: "needs permission" in bar.render().plain, "the status bar")
+
+
+@pytest.mark.parametrize("desktop", [False, True])
+async def test_a_new_attention_is_told_once_and_reaches_the_desktop_only_when_asked(
+    desktop: bool,
+) -> None:
+    link = scripted([b"working"])
+    app = ObserverApp([link], desktop_notifications=desktop, environ=ITERM)
+    written: list[str] = []
+    app.alerts.host_write = written.append
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        link.push(OutputReceived(PERMISSION, 7))
+        await until(lambda: bool(app._notifications), "the toast")
+        app.check_agents()
+        app.check_agents()
+        toasts = [n for n in app._notifications if "needs permission" in n.message]
+        assert len(toasts) == 1
+        expected = [
+            "\x1b]9;observer: the agent: needs permission: Claude needs your "
+            "permission to use Bash\x07"
+        ]
+        assert written == (expected if desktop else [])
+
+
+@pytest.fixture
+async def agent(tmp_path: Path) -> AsyncIterator[HostileAgent]:
+    """A real program in a real ``observer serve`` PTY that sends Claude Code's OSC 9."""
+    async for running in hostile_agent(tmp_path, b"Do you want to proceed?\r\n" + PERMISSION):
+        yield running
+
+
+async def test_a_live_agents_notification_is_on_the_status_bar_and_in_the_recording(
+    agent: HostileAgent, tmp_path: Path
+) -> None:
+    cast = tmp_path / "agent.cast"
+    url = f"ws://127.0.0.1:{agent.server.port}/"
+    settings = ConnectionSettings(url=url, identifier="agent", protocol="observer")
+    app = ObserverApp([live_link(settings, Secret(agent.token), label=url, record=cast)])
+    async with app.run_test(size=(100, 30)):
+        await until(lambda: "connected" in status(app), "the connection")
+        agent.start_payload()
+        await until(lambda: "needs permission" in status(app), "the status bar")
+    with open_cast(cast) as reader:
+        markers = [event.data for event in reader if event.code == "m"]
+    assert "notification: Claude needs your permission to use Bash" in markers
+
+
+@pytest.mark.parametrize(
+    ("environ", "starts"),
+    [
+        ({"TERM": "xterm-kitty"}, "\x1b]99;i=observer:"),
+        ({"TERM_PROGRAM": "iTerm.app"}, "\x1b]9;observer"),
+        ({"TERM_PROGRAM": "WezTerm"}, "\x1b]777;notify;observer"),
+        ({"VTE_VERSION": "7600", "TERM": "xterm-256color"}, "\x1b]777;notify;observer"),
+        ({"TERM_PROGRAM": "iTerm.app", "TMUX": "/tmp/tmux-1/default,1,0"}, "\a"),
+        ({"TERM": "xterm-256color"}, "\a"),
+    ],
+)
+def test_the_desktop_notification_uses_the_host_terminals_own_sequence(
+    environ: dict[str, str], starts: str
+) -> None:
+    assert notification_sequence("observer: a1", "needs permission", environ).startswith(starts)

@@ -44,6 +44,8 @@ _TOKEN = re.compile(
     r"|\x1b(?:[ -/]++[0-~]|[0-OQ-WYZ\\`a-~])"  # an ESC sequence (not a CSI or a string)
     r"|[\s\S]"  # one character: a control, ESC, DEL or C1 (ESC is handled one by one)
 )
+#: Texts longer than this after a colour met once are drawn through the cache of its pen.
+_ONCE_TEXT = 12
 _TEXT_TOKEN = re.compile(rf"({_RUN}*+)({_TEXT}++)")
 _RUN_TOKEN = re.compile(rf"{_RUN}++")
 
@@ -247,8 +249,13 @@ class VTStream(SequenceReader, pyte.Stream):
             pen = self._pens_once(base, before)
         else:
             pen = None
-        if pen is None:
-            self._run_parts(before)
+        if pen is None or len(data) > _ONCE_TEXT:
+            # Not SGRs only, or a long text (several words: characters repeat, and a pen that
+            # colours a line tends to come back): the general path, with its caches.
+            if pen is None:
+                self._run_parts(before)
+            else:
+                cursor.attrs = screen.intern_pen(pen)
             self._text(data, token, None, None, None, remember=False)
             return
         screen.derived_pen, screen.derived_from = pen, base

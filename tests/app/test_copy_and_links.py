@@ -180,3 +180,29 @@ async def test_the_link_dialog_fits_a_40x10_window() -> None:
         assert isinstance(dialog, ConfirmScreen)
         for button in dialog.query("Button"):
             assert dialog.region.contains_region(button.region)
+
+
+async def test_the_keys_select_as_tmux_copy_mode_does_and_y_copies() -> None:
+    app = app_with(b"first line", b"second line", b"third line\x1b[1;1H")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("v", "right", "right", "space", "down", "right")
+        view = app.screen.query_one(TerminalView)
+        assert view.selection is not None
+        await pilot.press("y")
+        await pilot.pause(0.1)
+        assert app.clipboard == "rst line\nseco"  # both ends included
+        assert view.copy_mode is None
+        await pilot.press("v", "escape")
+        assert view.selection is None and isinstance(app.screen, WatchScreen)
+
+
+async def test_moving_the_copy_mode_point_above_the_view_scrolls_into_the_history() -> None:
+    app = app_with(b"on screen", history=30)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.2)
+        view = app.screen.query_one(TerminalView)
+        await pilot.press("v", *["up"] * 15, "space", *["left"] * 9, "y")
+        await pilot.pause(0.1)
+        assert view.scroll.scrolled
+        assert app.clipboard == "old 15"  # 19 lines in the history, the cursor on row 11

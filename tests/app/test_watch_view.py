@@ -62,7 +62,7 @@ async def test_while_watching_the_frame_is_drawn_when_the_remote_fits_inside_and
     None
 ):
     app = ObserverApp([scripted([NUMBERED], cols=60, rows=12)])
-    async with app.run_test(size=(80, 20)) as pilot:
+    async with app.run_test(size=(80, 20), notifications=True) as pilot:
         await pilot.pause(0.2)
         assert app.screen.has_class("-framed")
         assert view_of(app).content_region.size == (78, 17)
@@ -73,6 +73,7 @@ async def test_while_watching_the_frame_is_drawn_when_the_remote_fits_inside_and
         await pilot.press("f")
         await pilot.pause(0.1)
         assert app.screen.has_class("-framed")
+        assert not app._notifications  # a key of the screen's is not "typed while watching"
 
 
 async def test_taking_control_goes_full_window_and_resizes_the_pty_to_it_once() -> None:

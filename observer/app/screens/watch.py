@@ -51,6 +51,7 @@ class WatchScreen(Screen[None]):
         Binding("shift+left", f"pan({-PAN_COLUMNS})", "Pan left", show=False),
         Binding("shift+right", f"pan({PAN_COLUMNS})", "Pan right", show=False),
         Binding("ctrl+c", "copy_selection", "Copy", show=False),
+        Binding("v", "select_with_keys", "Select", show=False),
         Binding("escape", "back", "Dashboard", show=False),
     ]
     COMMANDS: ClassVar = {ViewCommands}
@@ -155,6 +156,10 @@ class WatchScreen(Screen[None]):
         yield SystemCommand(
             "Full window", "No frame around the terminal, on or off (f)", self.action_full_window
         )
+
+    def action_select_with_keys(self) -> None:
+        """Select with the keys: arrows move, ``space`` anchors, ``y`` copies, ``escape`` leaves."""
+        self.view.action_select_with_keys()
 
     def action_copy_selection(self) -> None:
         """Copy what the mouse selected (``ctrl+c`` while watching; nothing selected: skip)."""

@@ -156,7 +156,7 @@ class TerminalCanvas(Widget):
         if cursor != self._cursor:
             self._pending |= {self._cursor[1], cursor[1]}
             self._cursor = cursor
-        if self._whole or old != window or self.scroll.scrolled or self.selection:
+        if self._whole or old != window or self.scroll.scrolled:
             self.refresh()
         else:
             # Dirty rows are screen rows; the window counts lines of history + screen.
@@ -205,7 +205,8 @@ class TerminalCanvas(Widget):
 
     def on_resize(self) -> None:
         self._window = None
-        self.mark_dirty(set(), whole=True)
+        self._whole = True  # every row moves; the rows' strips stay valid
+        self._schedule()
 
     def point_at(self, x: int, y: int, *, clamp: bool = False) -> Point | None:
         """The terminal cell under view cell ``(x, y)``; with ``clamp``, the nearest one."""

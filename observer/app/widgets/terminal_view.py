@@ -7,7 +7,9 @@ cropped screen, in watch and in control alike: the mouse sends nothing to the ag
 
 With :attr:`TerminalView.interactive` (the watch screen's view), a drag selects cells; letting go
 copies their text to the host's clipboard through the terminal (OSC 52, Textual's
-``App.copy_to_clipboard``) and posts :class:`TerminalView.Copied`. A click on a web address posts
+``App.copy_to_clipboard``) and posts :class:`TerminalView.Copied`. While watching, the keys can
+select too (:meth:`TerminalView.action_select_with_keys`, tmux's copy mode: arrows move, ``space``
+anchors, ``y`` or ``enter`` copies, ``escape`` leaves). A click on a web address posts
 :class:`TerminalView.LinkClicked`: the screen shows the address before anything opens it.
 """
 
@@ -21,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 
 from observer.app.urls import url_at
+from observer.app.widgets.key_selection import KeySelection
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_canvas import TerminalCanvas
 from observer.terminal.keys import encode_key
@@ -100,6 +103,8 @@ class TerminalView(TerminalCanvas, can_focus=True):
     _press: Point | None = None
     """Where the mouse button went down (a drag selects from there)."""
     _dragged = False
+    copy_mode: KeySelection | None = None
+    """Selecting with the keys (None: the keys do what they always do)."""
 
     @property
     def control(self) -> bool:
@@ -157,6 +162,7 @@ class TerminalView(TerminalCanvas, can_focus=True):
     def on_mouse_down(self, event: events.MouseDown) -> None:
         if not self.interactive or event.button != 1:
             return
+        self.copy_mode = None
         self._press = self.point_at(event.x, event.y)
         self._dragged = False
         self.select(None)
@@ -205,13 +211,63 @@ class TerminalView(TerminalCanvas, can_focus=True):
         self.post_message(self.Copied(text))
         return True
 
+    def action_select_with_keys(self) -> None:
+        """Copy mode: a cell at the cursor (or the view's first) that the arrows move."""
+        model, window = self.session.model, self._layout()
+        line = self._history + model.cursor_y
+        if not window.first <= line < window.first + window.count:
+            line = window.first
+        column = min(max(model.cursor_x, window.left, 0), max(0, window.left) + self.size.width - 1)
+        self.copy_mode = KeySelection(Point(line, column))
+        self.select(self.copy_mode.selection)
+
+    def _copy_mode_key(self, key: str) -> bool:
+        """Handle ``key`` in copy mode; False when it is not one of copy mode's."""
+        keys = self.copy_mode
+        if keys is None:
+            return False
+        if keys.move(key, self._history + self.session.model.rows, self.session.model.cols):
+            self._show(keys.point)
+        elif key in ("space", "v"):
+            keys.anchor_here()
+        elif key in ("y", "enter"):
+            self.copy_selection()
+            self.copy_mode = None
+            return True
+        elif key == "escape":
+            self.copy_mode = None
+            self.select(None)
+            return True
+        else:
+            return False
+        self.select(keys.selection)
+        return True
+
+    def _show(self, point: Point) -> None:
+        """Scroll or pan so that ``point`` is in view."""
+        window = self._layout()
+        rows = min(window.count, self.size.height - (1 if self.scroll.scrolled else 0))
+        if point.line < window.first:
+            self.action_scroll_back(window.first - point.line)
+        elif point.line >= window.first + rows:
+            self.action_scroll_back(window.first + rows - 1 - point.line)
+        left = max(0, window.left)
+        if point.column < left:
+            self.action_pan(point.column - left)
+        elif point.column >= left + self.size.width:
+            self.action_pan(point.column - left - self.size.width + 1)
+
     # -- input ----------------------------------------------------------------------------------
 
     async def on_key(self, event: events.Key) -> None:
         if not self.control:
-            if event.is_printable and event.key not in self.app.active_bindings:
+            if self._copy_mode_key(event.key):
+                event.stop()
+                event.prevent_default()
+            elif event.is_printable and event.key not in self.app.active_bindings:
                 self.post_message(self.IgnoredInput())
             return
+        self.copy_mode = None
         event.stop()
         event.prevent_default()
         if event.key == RELEASE_KEY:

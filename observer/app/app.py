@@ -13,6 +13,7 @@ from textual.app import App, SystemCommand
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from observer.app import acyclic_strips
 from observer.app.collector import QUIET_AFTER, CollectorPacing
 from observer.app.feeder import feed
 from observer.app.links import Link
@@ -25,8 +26,8 @@ from observer.errors import ObserverError, ThemeError
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 
-FREEZE_EVERY = 0.25
-"""Seconds between moving survivors out of the collector's way while output flows."""
+COLLECTOR_EVERY = 0.25
+"""Seconds between looks at the collector's oldest generation while output flows."""
 
 
 class ObserverApp(App[int]):
@@ -65,8 +66,9 @@ class ObserverApp(App[int]):
             if builtin not in self.theme_specs:
                 self.unregister_theme(builtin)
         self._states: dict[int, str] = {}
+        acyclic_strips.install()
         self.collector = CollectorPacing(clock)
-        """Keeps full garbage collections out of floods (see :mod:`observer.app.collector`)."""
+        """Keeps full garbage collections out of busy stretches (:mod:`observer.app.collector`)."""
         self.fatal: ObserverError | None = None
         """An error that ended the app (the only session could not connect at all)."""
 
@@ -85,7 +87,7 @@ class ObserverApp(App[int]):
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.set_interval(1.0, self.check_agents)
-        self.set_interval(FREEZE_EVERY, self.pace_collector)
+        self.set_interval(COLLECTOR_EVERY, self.pace_collector)
         if len(self.links) == 1:
             self.push_screen(WatchScreen(self.links[0], self.palette))
         else:
@@ -134,7 +136,7 @@ class ObserverApp(App[int]):
             self._states[index] = state
 
     def pace_collector(self) -> None:
-        """Freeze what survived while output flows; collect once all sessions are quiet."""
+        """Bounded collections while output flows; a full one once all sessions are quiet."""
         now = self.clock()
         self.collector.tick(
             any(

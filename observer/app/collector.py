@@ -1,16 +1,25 @@
-"""Keeping Python's cyclic garbage collector from stalling the live view under a flood.
+"""Keeping Python's cyclic garbage collector from stalling the app while output flows.
 
-While an agent floods, the terminal model moves tens of thousands of rows a second into its
-scrollback, each a list the cyclic collector tracks. Once they are old, every full (generation 2)
-collection walks all of them: measured on the live benchmark, 80-130 ms with the event loop
-stopped, several times a flood, which is most of the worst key latencies and frame gaps.
+A full (generation 2) collection walks every object the collector tracks with the event loop
+stopped, and the app's live objects are many: the terminal models' cells and cached actions,
+the rows of a 10,000-line scrollback under a flood, every tile's lines and widgets (1.2 million
+objects with 40 tiles of agents drawing in truecolour: a walk of 0.5-1 s on a shared core).
+Python starts a full collection by itself whenever a quarter of that number has been added since
+the last one, and the app used to force one after every 30 s of continuous output: pauses of
+0.9-2.5 s with 40 agents.
 
-Those rows are never cyclic garbage (a row leaving the scrollback is freed by reference counting),
-nor is almost anything else that survived a second. So while output flows, :class:`CollectorPacing`
-moves what survived to the collector's permanent generation (``gc.freeze()``, constant time), and
-collections walk only young objects. Once every session has been quiet for :data:`QUIET_AFTER`
-seconds (or the frozen set was kept for :data:`LONGEST_FREEZE` seconds), it unfreezes and runs
-one full collection, so cycles that did become garbage meanwhile are still freed.
+:class:`CollectorPacing` keeps the part of the oldest generation that collections walk small.
+While output flows, once more than :data:`FREEZE_AT` objects sit there, it collects them (that
+walk is bounded by :data:`FREEZE_AT`: a few tens of milliseconds) and, if many survive, moves
+them to the collector's permanent generation (``gc.freeze()``, constant time), where no
+collection looks. It never forces a full collection while output flows.
+
+What is frozen and later dies in a reference cycle stays allocated until a full collection:
+Textual's painted lines were such cycles (:mod:`observer.app.acyclic_strips` removes that), and
+a closed screen or a toast still is. So once every session has been quiet for
+:data:`QUIET_AFTER` seconds, and at most every :data:`FULL_EVERY` seconds (the walk is a pause,
+and a quiet dashboard is when its user is about to press keys), it unfreezes everything and
+runs one full collection.
 """
 
 from __future__ import annotations
@@ -20,38 +29,56 @@ import time
 from collections.abc import Callable
 
 QUIET_AFTER = 2.0
-LONGEST_FREEZE = 30.0
+"""Seconds without output from any session after which the app counts as quiet."""
+FREEZE_AT = 20_000
+"""Objects in the walked part of the oldest generation above which they are collected, and
+frozen if many survive (a walk of 20,000 objects: 10-40 ms)."""
+FULL_EVERY = 300.0
+"""Seconds at least between full collections."""
 
 
 class CollectorPacing:
-    """Freezes the collector's old objects while busy; a full collection when quiet.
+    """Bounded collections and freezes while busy; now and then a full collection when quiet.
 
     Args:
         clock: monotonic seconds.
+        freeze_at: see :data:`FREEZE_AT`.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, *, freeze_at: int = FREEZE_AT
+    ) -> None:
         self.clock = clock
-        self.frozen_since: float | None = None
+        self.freeze_at = freeze_at
+        self.frozen = False
+        """Objects were frozen since the last full collection."""
+        self.freezes = 0
         self.collections = 0
-        """Full collections run after a busy stretch."""
+        """Full collections run."""
+        self._last_full = clock()
 
     def tick(self, busy: bool) -> None:
         """Call regularly: ``busy`` says whether output arrived in the last :data:`QUIET_AFTER` s."""
-        now = self.clock()
-        if busy and (self.frozen_since is None or now - self.frozen_since < LONGEST_FREEZE):
-            if self.frozen_since is None:
-                self.frozen_since = now
-            gc.freeze()
-            return
-        if self.frozen_since is not None:
-            self.frozen_since = None
+        if busy:
+            self._bound_old_generation()
+        elif self.frozen and self.clock() - self._last_full >= FULL_EVERY:
+            self.frozen = False
             gc.unfreeze()
             gc.collect()
             self.collections += 1
+            self._last_full = self.clock()
+
+    def _bound_old_generation(self) -> None:
+        if len(gc.get_objects(generation=2)) <= self.freeze_at:
+            return
+        gc.collect()  # frozen objects are not walked: this walk is about freeze_at objects
+        if len(gc.get_objects(generation=2)) > self.freeze_at // 2:
+            gc.freeze()
+            self.frozen = True
+            self.freezes += 1
 
     def stop(self) -> None:
         """Give the collector back everything frozen (it collects it as usual from then on)."""
-        if self.frozen_since is not None:
-            self.frozen_since = None
+        if self.frozen:
+            self.frozen = False
             gc.unfreeze()

@@ -8,3 +8,6 @@ app and the recorder drive it.
 
 DEFAULT_IDLE_RELEASE = 300.0
 """Seconds without typing after which control is handed back (the config file's ``idle_release``)."""
+
+DEFAULT_SCROLLBACK = 10_000
+"""Lines of scrollback a watched session's model keeps (a dashboard's tiles keep none)."""

@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from observer.client import DEFAULT_IDLE_RELEASE
+from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
 from observer.client.catch_up import CatchUp
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
 from observer.client.recording_policy import RESET, RecordingPolicy
@@ -125,7 +125,7 @@ class WatchedSession:
         identifier: str = "",
         want_control: bool = False,
         size: tuple[int, int] = (80, 24),
-        scrollback: int = 10_000,
+        scrollback: int = DEFAULT_SCROLLBACK,
         recording: RecordingPolicy | None = None,
         reconnect: ReconnectPolicy | None = None,
         follow_size: bool = True,

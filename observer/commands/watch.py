@@ -91,9 +91,10 @@ def build_link(
     follow_size: bool = True,
     idle_release: float | None = None,
     token: Secret | None = None,
+    scrollback: int | None = None,
 ) -> Connection:
     """A live link for a profile, with the token given or from the keyring or OBSERVER_TOKEN."""
-    from observer.client import DEFAULT_IDLE_RELEASE
+    from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
     from observer.client.watched import WatchedSession
     from observer.errors import TokenStoreError
     from observer.recording import recording_policy
@@ -128,6 +129,7 @@ def build_link(
         reconnect=settings.reconnect_policy(),
         follow_size=follow_size,
         idle_release=DEFAULT_IDLE_RELEASE if idle_release is None else idle_release,
+        scrollback=DEFAULT_SCROLLBACK if scrollback is None else scrollback,
     )
     from observer.endpoints import parse_endpoint
     from observer.transport.connection import Connection
@@ -163,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
             record_input=args.record_input,
             follow_size=not args.keep_remote_size,
             idle_release=config.idle_release,
+            scrollback=0 if len(profiles) > 1 else None,  # a tile keeps no scrollback
         )
         for p in profiles
     ]

@@ -1,59 +1,104 @@
-"""Garbage collection paced around floods: frozen while output flows, one collection when quiet."""
+"""Garbage collection paced around output: bounded collections and freezes while output flows,
+a full collection once quiet (at most every FULL_EVERY seconds), never one forced by time."""
 
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from observer.app.collector import LONGEST_FREEZE, CollectorPacing
+from observer.app.collector import FULL_EVERY, CollectorPacing
+
+
+class Node:
+    """An object that can sit in a reference cycle and be watched by a weak reference."""
+
+    def __init__(self) -> None:
+        self.other: object = self
+
+
+Pacing = tuple[CollectorPacing, list[float]]
 
 
 @pytest.fixture
-def pacing() -> Iterator[tuple[CollectorPacing, list[float]]]:
+def pacing() -> Iterator[Pacing]:
     now = [0.0]
-    pacing = CollectorPacing(clock=lambda: now[0])
+    collector = CollectorPacing(lambda: now[0], freeze_at=1_000)
     try:
-        yield pacing, now
+        yield collector, now
     finally:
-        pacing.stop()
+        collector.stop()
 
 
-def test_while_output_flows_old_objects_are_kept_out_of_collections(
-    pacing: tuple[CollectorPacing, list[float]],
+def kept_objects(count: int) -> list[list[int]]:
+    """Live objects that reach the oldest generation (as a session's model and lines do)."""
+    objects = [[n] for n in range(count)]
+    gc.collect()
+    return objects
+
+
+def frozen_cycle(collector: CollectorPacing) -> weakref.ref[Node]:
+    """A cycle frozen with other live objects while output flows, then dead."""
+    cycle = Node()
+    watched = weakref.ref(cycle)
+    kept = kept_objects(5_000)
+    collector.tick(busy=True)
+    assert gc.get_freeze_count() >= len(kept)
+    return watched
+
+
+def test_the_walked_part_of_the_oldest_generation_stays_small_while_output_flows(
+    pacing: Pacing,
 ) -> None:
     collector, _ = pacing
+    kept = kept_objects(5_000)
     collector.tick(busy=True)
-    assert gc.get_freeze_count() > 0
+    assert len(gc.get_objects(generation=2)) <= collector.freeze_at
+    assert gc.get_freeze_count() >= len(kept)
     collector.stop()
     assert gc.get_freeze_count() == 0
 
 
-def test_once_quiet_everything_is_collected_again_including_cycles_made_while_busy(
-    pacing: tuple[CollectorPacing, list[float]],
-) -> None:
-    collector, now = pacing
-    collector.tick(busy=True)
-    cycle: list[object] = []
-    cycle.append(cycle)
-    collector.tick(busy=True)  # the cycle is frozen now: no collection could free it
+def test_cycles_that_died_before_a_freeze_are_freed_while_output_flows(pacing: Pacing) -> None:
+    collector, _ = pacing
+    cycle = Node()
+    watched = weakref.ref(cycle)
+    kept = kept_objects(5_000)  # cycle is in the oldest generation now, with them
     del cycle
-    now[0] = 1.0
-    collector.tick(busy=False)
-    assert gc.get_freeze_count() == 0 and collector.collections == 1
-    assert not any(
-        type(o) is list and len(o) == 1 and o[0] is o for o in gc.get_objects(generation=2)
-    )
+    collector.tick(busy=True)  # collected before anything is frozen
+    assert watched() is None and gc.get_freeze_count() >= len(kept)
+    assert collector.collections == 0
 
 
-def test_a_flood_that_never_ends_still_gets_a_collection_now_and_then(
-    pacing: tuple[CollectorPacing, list[float]],
-) -> None:
+def test_output_that_never_stops_never_forces_a_full_collection(pacing: Pacing) -> None:
     collector, now = pacing
+    watched = frozen_cycle(collector)  # died frozen: only a full collection frees it
+    for tick in range(2_000):  # 500 s at the app's pace, output all the time
+        now[0] = tick * 0.25
+        collector.tick(busy=True)
+    assert collector.collections == 0 and watched() is not None
+
+
+def test_once_quiet_frozen_cycles_are_freed_by_one_full_collection(pacing: Pacing) -> None:
+    collector, now = pacing
+    watched = frozen_cycle(collector)
+    gc.collect()
+    assert watched() is not None  # frozen: no collection looks at it
+    now[0] = FULL_EVERY
+    collector.tick(busy=False)
+    assert collector.collections == 1 and watched() is None
+    assert gc.get_freeze_count() == 0
+
+
+def test_full_collections_are_at_least_full_every_seconds_apart(pacing: Pacing) -> None:
+    collector, now = pacing
+    kept = kept_objects(5_000)
     collector.tick(busy=True)
-    now[0] = LONGEST_FREEZE + 0.1
-    collector.tick(busy=True)
+    now[0] = FULL_EVERY / 2
+    collector.tick(busy=False)
+    assert collector.collections == 0 and gc.get_freeze_count() >= len(kept)
+    now[0] = FULL_EVERY
+    collector.tick(busy=False)
     assert collector.collections == 1
-    collector.tick(busy=True)
-    assert gc.get_freeze_count() > 0  # and frozen again for the next stretch

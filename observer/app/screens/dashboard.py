@@ -52,6 +52,12 @@ class DashboardScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query(Tile).first().focus()
+        self.set_interval(1.0, self.update_titles)
+
+    def update_titles(self) -> None:
+        """Refresh every tile's title line (agent states change with time: ``idle 5s``)."""
+        for tile in self.tiles:
+            tile.update_title()
 
     def session_changed(self, link: Link) -> None:
         """A session's status changed: its tile's title shows it at once."""

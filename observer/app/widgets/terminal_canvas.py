@@ -58,6 +58,8 @@ class TerminalCanvas(Widget):
         self.mark_edges = False
         """Mark rows that continue past a cropped edge (the watch screen's view)."""
         self.frames = 0
+        self.frame = FRAME
+        """Seconds between frames at most (a dashboard tile draws a few a second)."""
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
@@ -130,7 +132,7 @@ class TerminalCanvas(Widget):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        frame = FRAME_BEHIND if self.session.behind else FRAME
+        frame = max(FRAME_BEHIND, self.frame) if self.session.behind else self.frame
         delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
@@ -205,6 +207,9 @@ class TerminalCanvas(Widget):
 
     def on_resize(self) -> None:
         self._window = None
+        strips = max(64, 4 * self.size.height)  # a strip per row and version: stale ones never hit
+        if not self._cache or self._cache.maxsize < strips:
+            self._cache = LRUCache(strips)
         self._whole = True  # every row moves; the rows' strips stay valid
         self._schedule()
 

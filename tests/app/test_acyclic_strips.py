@@ -1,0 +1,76 @@
+"""Painted lines are freed by reference counting: no cycle for the collector to find."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from observer.app import acyclic_strips
+from observer.app.app import ObserverApp
+from observer.protocol.events import OutputReceived
+from tests.app.conftest import scripted
+
+
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def strips_alive() -> int:
+    return sum(1 for o in gc.get_objects() if isinstance(o, Strip))
+
+
+def test_a_line_divided_into_itself_is_freed_without_the_cyclic_collector(
+    collector_off: None,
+) -> None:
+    acyclic_strips.install()
+    before = strips_alive()
+    for n in range(100):
+        line = Strip([Segment(f"line {n}", Style(bold=True))], 7 + len(str(n)))
+        line.divide([line.cell_length])
+        del line
+    assert strips_alive() == before
+
+
+@given(
+    st.lists(st.text(alphabet="ab ", min_size=1, max_size=5), min_size=1, max_size=4),
+    st.lists(st.integers(min_value=0, max_value=25), max_size=4),
+)
+def test_divided_lines_are_the_ones_textual_gives(texts: list[str], cuts: list[int]) -> None:
+    acyclic_strips.install()
+    line = Strip([Segment(t) for t in texts])
+    cuts = [*sorted(set(cuts)), line.cell_length]
+    ours = line.divide(cuts)
+    theirs = acyclic_strips._textual_divide(Strip([Segment(t) for t in texts]), cuts)
+    assert [(s.text, s.cell_length) for s in ours] == [(s.text, s.cell_length) for s in theirs]
+
+
+async def test_a_dashboard_painting_output_leaves_no_lines_for_the_cyclic_collector() -> None:
+    links = [scripted([b"hello"], identifier=f"a{n}") for n in range(3)]
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            for n in range(20):
+                for index, link in enumerate(links):
+                    link.push(OutputReceived(f"\r\nline {n} of agent {index}".encode(), 5 + n))
+                await pilot.pause(0.05)
+            gc.collect()
+            assert not [o for o in gc.garbage if isinstance(o, Strip)]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()

@@ -333,6 +333,13 @@ class WatchedSession:
         self.reconnect.opened()
         self._outbox.clear()  # nothing typed for the last connection goes to this one
         self._send(adapter.opening_messages())
+        recording = self.recording
+        if recording is not None and recording.record_input and not adapter.capabilities.echo:
+            self._tell(
+                "This peer does not say when echo is off: keys typed at a password prompt "
+                "would be recorded — record without --record-input to keep them out",
+                "warning",
+            )
         self._log(
             Opened(self._connections, self._next_offset if adapter.capabilities.resume else None)
         )

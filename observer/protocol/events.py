@@ -48,6 +48,9 @@ class Capabilities:
     identifier: bool
     """The identifier selects something at the peer (native session, Jupyter terminal name);
     False where the peer ignores it (ttyd, raw), so it is optional."""
+    echo: bool = False
+    """The peer says when the program turns echo off (``observer.v1``'s ``echo`` frame): only
+    then can keys typed at a password prompt be kept out of a recording."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -219,7 +219,9 @@ async def measure(megabytes: float, keys: int) -> Run:
         settings = ConnectionSettings(url=url, identifier="flood", protocol="observer")
         source = live_link(settings, Secret(token), label=url)
         app = ObserverApp([source])
-        async with app.run_test(size=(COLS + 2, ROWS + 3)) as pilot:
+        # In control the view is the whole window less the status line: the PTY keeps the size
+        # the expected screen is computed for (it follows the controller's view).
+        async with app.run_test(size=(COLS, ROWS + 1)) as pilot:
             await pilot.press("ctrl+t", "y")
             while not app.links[0].session.in_control:
                 await asyncio.sleep(0.01)

@@ -239,7 +239,9 @@ async def keys_under_flood(folder: Path, data: bytes, presses: int, repeat: int)
     async with Agent(folder, data, repeat) as agent:
         source = live_link(agent.settings(), Secret(agent.token), label="bench")
         app = ObserverApp([source])
-        async with app.run_test(size=(SIZE[0] + 2, SIZE[1] + 3)) as pilot:
+        # In control the view is the whole window less the status line: the PTY keeps SIZE
+        # (it follows the controller's view), the size the reference screen is computed for.
+        async with app.run_test(size=(SIZE[0], SIZE[1] + 1)) as pilot:
             session = app.links[0].session
             await until(lambda: "ready>" in "".join(session.model.text()), 30)
             await pilot.press("ctrl+t", "y")

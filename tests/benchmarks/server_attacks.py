@@ -82,7 +82,7 @@ async def _open(port: int, token: str, control: bool = False) -> Opened:
 def _outcome(opened: Opened) -> str:
     if isinstance(opened, str):
         return f"refused ({opened})"
-    return f"admitted ({opened[1].mode})"
+    return f"admitted ({opened[1]})"
 
 
 async def hoarding(most: int = 300) -> tuple[int, str, str, float, str, float]:

@@ -74,6 +74,7 @@ class NativeAdapter:
         reconnect="resume",
         watchers=True,
         identifier=True,
+        echo=True,
     )
 
     def __init__(self, *, since: int | None = None) -> None:

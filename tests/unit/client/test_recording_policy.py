@@ -165,3 +165,14 @@ def test_a_watchers_recording_marks_another_clients_takeover() -> None:
     session.received(control("none"), 2.0)
     assert sink.markers() == ["connect", "takeover start: another client", "takeover end"]
     assert not [e for e in sink.events if e[0] == "i"]
+
+
+def test_recording_input_from_a_peer_that_cannot_tell_echo_is_warned_about() -> None:
+    policy, _ = recorded(record_input=True)
+    session = WatchedSession(recording=policy)
+    connect(session, "ttyd")
+    assert any("does not say when echo is off" in n.text for n in session.take_notices())
+    policy, _ = recorded(record_input=True)
+    session = WatchedSession(recording=policy)
+    connect(session)
+    assert not any("echo" in n.text for n in session.take_notices())

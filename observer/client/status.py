@@ -77,8 +77,10 @@ class SessionStatus:
 
     def summary(self) -> str:
         """A short plain-text state for a tile's title line."""
-        if self.attention is not None and self.connection == "connected":
-            return str(self.attention)
+        attention = self.attention
+        if attention is not None and self.connection == "connected":
+            waited = f"{attention.reason} {int(self.quiet_for)}s"
+            return f"{waited}: {attention.text}" if attention.text else waited
         if self.exited:
             return f"exited {self.exit_status}" if self.exit_status is not None else "exited"
         if self.connection != "connected":

@@ -82,7 +82,7 @@ class Tile(Vertical, can_focus=True):
         attention = status.attention if status.connection == "connected" else None
         if attention is not None:
             title.append(f" {attention.reason} ", "bold reverse")
-            title.append(f" {attention.text}" if attention.text else "")
+            title.append(f" {int(status.quiet_for)}s {attention.text}")
         else:
             state = status.summary()
             title.append(state, "bold" if status.connection == "connected" else "italic")

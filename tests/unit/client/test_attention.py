@@ -39,7 +39,7 @@ def test_a_permission_notification_is_the_sessions_attention_at_once_and_a_marke
     assert status.agent == "waiting" and changed
     assert status.attention is not None
     assert (status.attention.reason, status.attention.since) == ("needs permission", 10.0)
-    assert status.summary() == "needs permission: Claude needs your permission to use Bash"
+    assert status.summary() == "needs permission 0s: Claude needs your permission to use Bash"
     assert sink.markers()[-1] == "notification: Claude needs your permission to use Bash"
 
 

@@ -187,7 +187,8 @@ class WatchedSession:
         self._complete = True
         self._echo = True
         self._watch_only = False
-        self._interrupt_pending = False
+        self._reply: tuple[bytes, str] | None = None
+        """Keys to send once control is granted, then hand it back; and the notice then."""
         self._quitting = False
         self._last_input = 0.0
         self._last_output: float | None = None
@@ -457,14 +458,25 @@ class WatchedSession:
 
     def interrupt(self, now: float) -> bool:
         """Send one Ctrl-C; taking the keyboard for it (and handing it back) when not in control."""
+        return self.reply(CTRL_C, now, told="Sent Ctrl-C to the agent")
+
+    def reply(self, data: bytes, now: float, *, told: str = "") -> bool:
+        """Send ``data`` (a line, a key) without staying in control: take the keyboard, type it
+        when granted, hand it back. In control already, it is just typed. False (and a notice)
+        when control cannot be taken.
+
+        Args:
+            data: the keys to send.
+            now: the time.
+            told: the notice once sent (default: what was sent).
+        """
         if self.in_control:
-            return self.type(CTRL_C, now)
+            return self.type(data, now)
         if not self.take(now):
             return False
+        self._reply = (data, told or f"Sent {_shown(data)} to the agent")
         if self.in_control:  # a peer without arbitration: ours at once
-            self._send_interrupt(now)
-        else:
-            self._interrupt_pending = True  # sent when the grant comes
+            self._send_reply(now)
         return True
 
     def view_resized(self, cols: int, rows: int, now: float) -> None:
@@ -572,7 +584,7 @@ class WatchedSession:
                 self._note_holder()
             case ControlRefused(code, message):
                 self._watch_only = self._watch_only or code == "watch_only"
-                self._interrupt_pending = False
+                self._reply = None
                 if allows(self._mode, ControlEvent.DENIED):
                     self._move(ControlEvent.DENIED, now)
                 self._want_control = False
@@ -686,12 +698,13 @@ class WatchedSession:
         if self.in_control:
             self._last_input = now
             self._follow_view()
-            if self._interrupt_pending:
-                self._send_interrupt(now)
+            if self._reply is not None:
+                self._send_reply(now)
         self._status_changed()
 
     def _drop_control(self) -> None:
         """The connection or the program is gone: nothing holds the keyboard here any more."""
+        self._reply = None  # typed for this connection's agent, never for the next one
         if self._mode is ControlMode.REQUESTING:
             self._mode = next_mode(self._mode, ControlEvent.RELEASE)
         if self._mode is not ControlMode.WATCH:
@@ -704,11 +717,13 @@ class WatchedSession:
         if self.recording is not None:
             self.recording.held("you" if self.in_control else self._holder)
 
-    def _send_interrupt(self, now: float) -> None:
-        self._interrupt_pending = False
-        self.type(CTRL_C, now)
+    def _send_reply(self, now: float) -> None:
+        if self._reply is None:
+            return
+        (data, told), self._reply = self._reply, None
+        self.type(data, now)
         self.release(now)
-        self._notices.append(Notice("Sent Ctrl-C to the agent"))
+        self._notices.append(Notice(told))
 
     def _cannot_take(self) -> str:
         if self._exited:
@@ -832,3 +847,13 @@ class WatchedSession:
         if self._exited or last is None or now - last < WAIT_AFTER_PROMPT:
             return None
         return self.attention.prompt(self.model)
+
+
+def _shown(data: bytes) -> str:
+    """Keys as a person reads them in a notice (Enter as ⏎, other controls as ^X)."""
+    text = data.decode("utf-8", "replace")
+    shown = "".join(
+        "⏎" if char == "\r" else f"^{chr(ord(char) + 64)}" if ord(char) < 32 else char
+        for char in text
+    )
+    return repr(sanitize_title(shown))

@@ -10,14 +10,16 @@ import pytest
 
 from observer.app.app import ObserverApp
 from observer.app.desktop import notification_sequence
+from observer.app.links import ScriptedLink
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
 from observer.castfiles import open_cast
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
 from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
-from tests.app.conftest import scripted
+from tests.app.conftest import greeting, scripted
 from tests.client_support import live_link
 from tests.hostile.live import HostileAgent, hostile_agent, status
 
@@ -123,3 +125,67 @@ def test_the_desktop_notification_uses_the_host_terminals_own_sequence(
     environ: dict[str, str], starts: str
 ) -> None:
     assert notification_sequence("observer: a1", "needs permission", environ).startswith(starts)
+
+
+def fleet(count: int, now: list[float]) -> list[ScriptedLink]:
+    """Scripted sessions on one hand-moved clock."""
+    return [
+        ScriptedLink(
+            WatchedSession(identifier=f"a{n}"),
+            greeting(f"a{n}"),
+            label=f"a{n} · ws://127.0.0.1:9",
+            clock=lambda: now[0],
+        )
+        for n in range(count)
+    ]
+
+
+async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() -> None:
+    now = [100.0]
+    links = fleet(4, now)
+    app = ObserverApp(links, clock=lambda: now[0])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, DashboardScreen)
+        screen = app.screen
+        links[2].push(OutputReceived(PERMISSION, 0))
+        await pilot.pause(0.1)  # parsed at 100
+        now[0] = 105.0
+        links[0].push(OutputReceived(PERMISSION, 0))
+        await pilot.pause(0.1)
+        await pilot.press("right")  # tile 2 (a1), which needs nothing
+        for expected in (2, 0, 2):
+            await pilot.press("n")
+            assert screen.focused is screen.tiles[expected]
+
+
+async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back() -> None:
+    now = [100.0]
+    links = fleet(2, now)
+    app = ObserverApp(links, clock=lambda: now[0])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        links[1].push(OutputReceived(PERMISSION, 0))
+        await pilot.press("n", "r")
+        await pilot.pause(0.1)
+        await pilot.press("y", "e", "s", "enter")  # the reply, then the confirmation
+        await pilot.pause(0.1)
+        await pilot.press("y")
+        await until(lambda: links[1].requests[-1:] == ["release"], "the keyboard handed back")
+        assert links[1].sent == [b"yes\r"] and links[1].requests == ["take", "release"]
+        assert not links[1].session.in_control and links[0].sent == []
+
+
+async def test_a_quick_key_is_sent_without_enter_and_escape_sends_nothing() -> None:
+    now = [100.0]
+    links = fleet(2, now)
+    app = ObserverApp(links, clock=lambda: now[0])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("r", "1", "escape")
+        await pilot.pause(0.1)
+        assert links[0].requests == []
+        await pilot.press("r", "1", "ctrl+s")
+        await pilot.pause(0.1)
+        await pilot.press("y")
+        await until(lambda: links[0].sent == [b"1"], "the key at the agent")

@@ -1,8 +1,14 @@
-"""The dashboard: every session as a live tile; ``enter`` opens one full size."""
+"""The dashboard: every session as a live tile; ``enter`` opens one full size.
+
+Attention first: ``n`` focuses the next agent that needs you, the one that has waited longest
+first (then the next, in that order); ``r`` replies to the focused agent from here (a line or a
+key, confirmed, then the session core takes the keyboard, types and hands it back).
+"""
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -13,6 +19,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from observer.app.links import Link
+from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.reply import ReplyScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
@@ -30,6 +38,8 @@ class DashboardScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
+        Binding("n", "next_attention", "Next needing you"),
+        Binding("r", "reply", "Reply"),
         Binding("right", "move(1)", "Next", show=False),
         Binding("left", "move(-1)", "Previous", show=False),
         Binding("down", "move_row(1)", "Down", show=False),
@@ -93,3 +103,50 @@ class DashboardScreen(Screen[None]):
         """Open the focused tile's session full size."""
         link = self.links[self._focused_index()]
         self.app.push_screen(WatchScreen(link, self.palette, can_go_back=True))
+
+    def _now(self) -> float:
+        return float(getattr(self.app, "clock", time.monotonic)())
+
+    def needing(self) -> list[Tile]:
+        """The tiles whose agent needs someone, the one that has waited longest first."""
+        now = self._now()
+        waiting = []
+        for tile in self.tiles:
+            attention = tile.session.status(now).attention
+            if attention is not None:
+                waiting.append((attention.since, tile.index, tile))
+        return [tile for _, _, tile in sorted(waiting, key=lambda entry: entry[:2])]
+
+    def action_next_attention(self) -> None:
+        """Focus the next agent that needs you (oldest first, then on in that order)."""
+        needing = self.needing()
+        if not needing:
+            self.notify("No agent needs you now.", markup=False)
+            return
+        focused = self.focused
+        at = needing.index(focused) + 1 if isinstance(focused, Tile) and focused in needing else 0
+        needing[at % len(needing)].focus()
+
+    def action_reply(self) -> None:
+        """Reply to the focused agent: a line or a key, confirmed, typed without staying in control."""
+        tile = self.tiles[self._focused_index()]
+        status = tile.session.status(self._now())
+        if not status.may_take:
+            self.notify(status.cannot_take, title="Cannot reply", severity="warning", markup=False)
+            return
+        asks = str(status.attention) if status.attention is not None else ""
+
+        def confirm(data: bytes | None) -> None:
+            if data is None:
+                return
+            shown = data.decode("utf-8", "replace").replace("\r", "⏎")
+            question = f"Send {shown!r} to {tile.link.label}?"
+            detail = "observer takes control, types it, and hands control back."
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    tile.session.reply(data, self._now())
+
+            self.app.push_screen(ConfirmScreen(question, detail), answered)
+
+        self.app.push_screen(ReplyScreen(tile.link.label, asks), confirm)

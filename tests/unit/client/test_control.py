@@ -13,7 +13,7 @@ from observer.protocol import frames as f
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.modes import ControlMode
-from tests.unit.client.drive import connect, control, hello
+from tests.unit.client.drive import connect, control, drain, hello
 
 FIRST_MESSAGE: dict[ProtocolName, str | bytes] = {
     "raw": b"$ ",
@@ -200,3 +200,37 @@ def test_no_input_or_resize_leaves_a_client_that_is_not_in_control(
                 assert isinstance(message, str), "input left a watching client"
                 assert "resize" not in message and "stdin" not in message
                 assert not message.startswith("0") and not message.startswith("1")
+
+
+def test_a_reply_takes_the_keyboard_types_once_granted_and_hands_it_back() -> None:
+    session = WatchedSession()
+    connect(session)
+    drain(session)
+    assert session.reply(b"y\r", 1.0)
+    sent = session.data_to_send()
+    assert [f.decode_client_frame(m) for m in sent if isinstance(m, str)] == [f.Take()]
+    assert not [m for m in sent if isinstance(m, bytes)]  # nothing typed before the grant
+    session.received(control("you"), 2.0)
+    after = session.data_to_send()
+    assert [m for m in after if isinstance(m, bytes)] == [b"y\r"]
+    assert f.Release() in [f.decode_client_frame(m) for m in after if isinstance(m, str)]
+    assert "Sent 'y⏎' to the agent" in [n.text for n in session.take_notices()]
+
+
+def test_a_refused_reply_is_never_typed_later() -> None:
+    session = WatchedSession()
+    connect(session)
+    session.reply(b"y\r", 1.0)
+    session.received(f.encode(f.Error(f.CONTROL_HELD, "another client holds control")), 2.0)
+    session.received(control("you"), 3.0)
+    assert not [m for m in session.data_to_send() if isinstance(m, bytes)]
+
+
+def test_a_reply_cut_by_a_drop_is_not_typed_into_the_next_connection() -> None:
+    session = WatchedSession()
+    connect(session)
+    session.reply(b"n\r", 4.0)
+    session.closed("the connection dropped", code=None, now=5.0)
+    connect(session, now=6.0)
+    session.received(control("you"), 7.0)
+    assert not [m for m in session.data_to_send() if isinstance(m, bytes)]

@@ -127,9 +127,10 @@ def test_the_desktop_notification_uses_the_host_terminals_own_sequence(
     assert notification_sequence("observer: a1", "needs permission", environ).startswith(starts)
 
 
-def fleet(count: int, now: list[float]) -> list[ScriptedLink]:
-    """Scripted sessions on one hand-moved clock."""
-    return [
+def fleet(count: int) -> tuple[ObserverApp, list[ScriptedLink], list[float]]:
+    """A dashboard of scripted sessions on one hand-moved clock (``now[0]``)."""
+    now = [100.0]
+    links = [
         ScriptedLink(
             WatchedSession(identifier=f"a{n}"),
             greeting(f"a{n}"),
@@ -138,12 +139,11 @@ def fleet(count: int, now: list[float]) -> list[ScriptedLink]:
         )
         for n in range(count)
     ]
+    return ObserverApp(links, clock=lambda: now[0]), links, now
 
 
 async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() -> None:
-    now = [100.0]
-    links = fleet(4, now)
-    app = ObserverApp(links, clock=lambda: now[0])
+    app, links, now = fleet(4)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.2)
         assert isinstance(app.screen, DashboardScreen)
@@ -160,9 +160,7 @@ async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() ->
 
 
 async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back() -> None:
-    now = [100.0]
-    links = fleet(2, now)
-    app = ObserverApp(links, clock=lambda: now[0])
+    app, links, _ = fleet(2)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.2)
         links[1].push(OutputReceived(PERMISSION, 0))
@@ -177,9 +175,7 @@ async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back
 
 
 async def test_a_quick_key_is_sent_without_enter_and_escape_sends_nothing() -> None:
-    now = [100.0]
-    links = fleet(2, now)
-    app = ObserverApp(links, clock=lambda: now[0])
+    app, links, _ = fleet(2)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("r", "1", "escape")

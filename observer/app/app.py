@@ -29,7 +29,7 @@ from observer.errors import ObserverError, ThemeError
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 
-COLLECTOR_EVERY = 0.25
+COLLECTOR_EVERY = 1.0
 """Seconds between looks at the collector's oldest generation while output flows."""
 
 

@@ -25,7 +25,7 @@ watchers never resize).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
@@ -61,7 +61,7 @@ from observer.protocol.events import (
     TitleChanged,
 )
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
-from observer.terminal import BellRung, TerminalModel
+from observer.terminal import BellRung, Cell, TerminalModel
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
@@ -160,6 +160,8 @@ class WatchedSession:
         """Called with every peer event as it is applied, every connection opened and every
         reconnect decision, in order: a log of what the session saw (tests and tools read it)."""
         self._listeners: list[Listener] = []
+        self._shown: dict[int, Sequence[Cell]] = {}
+        """Each row's cells when last reported changed (rows written the same are not)."""
         self._adapter: Adapter | None = None
         self._capabilities: Capabilities | None = None
         self._mode = ControlMode.WATCH
@@ -798,8 +800,27 @@ class WatchedSession:
             self._status_changed()
 
     def _changed(self, dirty: set[int], whole: bool) -> None:
+        if whole:
+            self._shown.clear()
+        else:
+            dirty = self._rows_that_changed(dirty)
         for listener in list(self._listeners):
             listener(dirty, whole)
+
+    def _rows_that_changed(self, dirty: set[int]) -> set[int]:
+        """The rows among ``dirty`` whose cells differ from when they were last reported.
+
+        The model reports every row written; an Ink UI erases and redraws its whole region for
+        each change of a line or two, so most rows it writes are what they were: views repaint
+        only the others."""
+        model, shown = self.model, self._shown
+        changed = set()
+        for y in dirty:
+            row = model.line(y)
+            if shown.get(y) != row:
+                shown[y] = row
+                changed.add(y)
+        return changed
 
     def _tell(self, text: str, severity: Severity = "information") -> None:
         if severity != "information":

@@ -263,6 +263,36 @@ def _live(out: str) -> Found:
     return found
 
 
+FLEET_ROWS = {
+    "fleet: N Ink-like agents, client CPU": "≤ 40 % of a core",
+    "fleet: N Ink-like agents, client RSS": "≤ 250 MiB",
+    "fleet: N Ink-like agents, tile lag p50 / p95 / max": "p95 ≤ 250 ms",
+    "fleet: N Ink-like agents, longest pause (collection / screen still)": "≤ 250 ms",
+    "fleet: N Ink-like agents, server CPU": "< 100 % of a core",
+    "fleet: N Ink-like agents, notification → tile p50 / max": "≤ 250 ms",
+    "fleet: N Ink-like agents, keys p50 / max": "every key ≤ 250 ms",
+    "fleet: N build-log agents, client CPU": "—",
+    "fleet: N build-log agents, client RSS": "—",
+    "fleet: N build-log agents, tile lag p50 / p95 / max": "p95 ≤ 250 ms",
+    "fleet: N build-log agents, longest pause (collection / screen still)": "≤ 250 ms",
+    "fleet: N build-log agents, server CPU": "< 100 % of a core",
+}
+"""The fleet benchmark's summary rows (for its largest fleets), by figure with the count as N."""
+
+
+def _fleet(out: str) -> Found:
+    """The fleet benchmark prints its summary rows itself; N stands for the fleet's size."""
+    found: Found = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("| fleet: ") or len(cells) < 5:
+            continue
+        key = re.sub(r"^fleet: \d+ ", "fleet: N ", cells[0])
+        if key in FLEET_ROWS:
+            found[key] = (cells[0], cells[1], cells[2], cells[3], cells[4])
+    return found
+
+
 EXPECTED: dict[str, dict[str, str]] = {
     "terminal": {
         f"emulator throughput, {corpus} {size}": "≥ 10× stock pyte, same screen"
@@ -302,6 +332,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "app: frames per second": "—",
         "app: final screen after the flood equals the model's": "yes",
     },
+    "fleet": FLEET_ROWS,
     "live": dict(
         zip(
             LIVE_KEYS,
@@ -327,6 +358,7 @@ ADAPTERS: dict[str, Callable[[str], Found]] = {
     "replay": _replay,
     "app_flood": _app_flood,
     "live": _live,
+    "fleet": _fleet,
 }
 
 

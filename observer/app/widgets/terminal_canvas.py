@@ -65,6 +65,7 @@ class TerminalCanvas(Widget):
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
         """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._blank_style: Style | None = None
         self._versions: dict[int, int] = {}
         self._epoch = 0
         self._pending: set[int] = set()
@@ -101,6 +102,7 @@ class TerminalCanvas(Widget):
         """Redraw everything in other colours."""
         self.palette = palette
         self._cache.clear()
+        self._blank_style = None  # the theme changed
         self.refresh()
 
     def mark_dirty(self, rows: set[int], whole: bool = False) -> None:
@@ -277,7 +279,9 @@ class TerminalCanvas(Widget):
         return model.cursor_x - window.left
 
     def _blank(self) -> Style:
-        return Style(bgcolor=self.rich_style.bgcolor)
+        if self._blank_style is None:  # rich_style walks the CSS of every ancestor: once
+            self._blank_style = Style(bgcolor=self.rich_style.bgcolor)
+        return self._blank_style
 
     def _selected(self) -> Style:
         """The selection: the terminal's colours swapped (xterm's default look)."""

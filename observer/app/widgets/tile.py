@@ -1,9 +1,10 @@
 """A dashboard tile: one session's title line over its cropped live terminal.
 
-The title line: the tile's number, the session's label (its profile's name first), then what
-the agent needs (a badge with the reason, then the agent's own words), or its state, or why the
-session failed; and its progress where it reports one. A tile whose agent needs someone has a
-heavy warning border.
+The title line, most important first (a narrow tile cuts its end): the tile's number, a badge
+with what the agent needs (``needs permission``...), the session's name (its profile's: the
+label's first part), then the agent's own words, or its state, or why the session failed; its
+progress where it reports one; the rest of the label (the endpoint). A tile whose agent needs
+someone has a heavy warning border.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.widgets import Static
 
 from observer.app.links import Link
 from observer.app.widgets.terminal_view import TerminalView
+from observer.client.status import SessionStatus
 from observer.rendering import Palette
 
 TILE_FRAME = 0.125
@@ -74,22 +76,33 @@ class Tile(Vertical, can_focus=True):
         pass lays out the whole dashboard).
         """
         status = self.session.status(getattr(self.app, "clock", time.monotonic)())
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(f" {self.index + 1} ", "reverse")
-        title.append(" ")
-        title.append(self.link.label, "bold")
-        title.append("  ")
         attention = status.attention if status.connection == "connected" else None
-        if attention is not None:
-            title.append(f" {attention.reason} ", "bold reverse")
-            title.append(f" {int(status.quiet_for)}s {attention.text}")
-        else:
-            state = status.summary()
-            title.append(state, "bold" if status.connection == "connected" else "italic")
-        progress = status.progress
-        if progress is not None:
-            title.append(f"  {progress.value}%" if progress.value is not None else "  …", "dim")
+        title = title_line(self.index, self.link.label, status)
         self.set_class(attention is not None, "-attention")
         if title != self._title:
             self._title = title
             self.query_one(".tile-title", Static).update(title, layout=False)
+
+
+def title_line(index: int, label: str, status: SessionStatus) -> Text:
+    """A tile's title line for the session labelled ``label``, most important first."""
+    name, _, rest = label.partition(" · ")
+    attention = status.attention if status.connection == "connected" else None
+    title = Text(no_wrap=True, overflow="ellipsis")
+    title.append(f" {index + 1} ", "reverse")
+    title.append(" ")
+    if attention is not None:  # before the name: a narrow tile cuts the end of the line
+        title.append(f" {attention.reason} ", "bold reverse")
+        title.append(" ")
+    title.append(name, "bold")
+    title.append("  ")
+    if attention is not None:
+        title.append(f"{int(status.quiet_for)}s {attention.text}".rstrip())
+    else:
+        title.append(status.summary(), "bold" if status.connection == "connected" else "italic")
+    progress = status.progress
+    if progress is not None:
+        title.append(f"  {progress.value}%" if progress.value is not None else "  …", "dim")
+    if rest:
+        title.append(f"  · {rest}", "dim")
+    return title

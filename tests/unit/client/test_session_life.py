@@ -148,3 +148,16 @@ def test_a_snapshot_cut_inside_an_escape_sequence_is_fed_as_it_comes() -> None:
     line = session.model.line(0)
     assert "".join(c.data for c in line[:6]) == "red: X"
     assert line[5].fg == "red"
+
+
+def test_rows_written_again_with_the_same_cells_are_not_reported_changed() -> None:
+    session = WatchedSession()
+    connect(session)
+    drain(session)
+    reported: list[set[int]] = []
+    session.subscribe(lambda rows, whole: reported.append(rows))
+    session.received(b"\x1b[H\x1b[2Kspinner 1\r\n\x1b[2Ktokens 10", 1.0)
+    drain(session)
+    session.received(b"\x1b[H\x1b[2Kspinner 2\r\n\x1b[2Ktokens 10", 1.1)  # an Ink-style redraw
+    drain(session)
+    assert reported[-1] == {0}

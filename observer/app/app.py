@@ -41,6 +41,8 @@ class ObserverApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "observer"
     ENABLE_COMMAND_PALETTE = True
+    SUSPENDED_SCREEN_CLASS = "-suspended"
+    """A screen under a dialog: its notifications step aside for the dialog's (``app.tcss``)."""
     _ALWAYS_ALLOWED: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(

@@ -14,6 +14,7 @@ from textual.widgets import Footer
 from textual.widgets._toast import Toast, ToastRack
 
 from observer.app.app import ObserverApp
+from observer.app.screens.confirm import ConfirmScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
@@ -66,3 +67,21 @@ async def test_watch_notifications_take_one_row_above_the_status_line_inside_the
         ((region, _),) = shown_toasts(app)
         status = app.screen.query_one(StatusBar).region
         assert region.bottom == status.y and region.right == 80
+
+
+async def test_under_a_dialog_notifications_take_one_row_at_the_bottom_and_only_once() -> None:
+    app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
+    async with app.run_test(size=(80, 20), notifications=True) as pilot:
+        await pilot.pause(0.2)
+        app.notify("before the dialog")
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+t")  # "Take control of this agent?"
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ConfirmScreen)
+        app.notify("while you decide", title="Heads up")
+        await pilot.pause(0.3)
+        ((region, text),) = shown_toasts(app)
+        assert (region.height, region.bottom, region.right) == (1, 20, 80)
+        assert text == "Heads up: while you decide"
+        beneath = app.screen_stack[-2].query(Toast)  # dimmed under the dialog: not shown twice
+        assert [toast.styles.visibility for toast in beneath] == ["hidden"]

@@ -9,8 +9,10 @@ With :attr:`TerminalView.interactive` (the watch screen's view), a drag selects 
 copies their text to the host's clipboard through the terminal (OSC 52, Textual's
 ``App.copy_to_clipboard``) and posts :class:`TerminalView.Copied`. While watching, the keys can
 select too (:meth:`TerminalView.action_select_with_keys`, tmux's copy mode: arrows move, ``space``
-anchors, ``y`` or ``enter`` copies, ``escape`` leaves). A click on a web address posts
-:class:`TerminalView.LinkClicked`: the screen shows the address before anything opens it.
+anchors, ``y`` or ``enter`` copies, ``escape`` leaves). A click on a web link (an OSC 8
+hyperlink or an address in the text, :func:`~observer.app.urls.url_at`) posts
+:class:`TerminalView.LinkClicked`: the screen shows the target before anything opens it; a
+link of another scheme is only shown.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from observer.app.urls import url_at
+from observer.app.urls import FoundLink, not_opened, url_at
 from observer.app.widgets.key_selection import KeySelection
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_canvas import TerminalCanvas
@@ -83,11 +85,13 @@ class TerminalView(TerminalCanvas, can_focus=True):
             self.text = text
 
     class LinkClicked(Message):
-        """A click on a web address in the agent's text (the screen shows it before opening)."""
+        """A click on a web link in the agent's text (the screen shows it before opening)."""
 
-        def __init__(self, url: str) -> None:
+        def __init__(self, link: FoundLink) -> None:
             super().__init__()
-            self.url = url
+            self.link = link
+            self.url = link.target
+            """What would open."""
 
     class CropChanged(Message):
         """What the view hides of the remote screen changed (:attr:`crop`)."""
@@ -192,9 +196,11 @@ class TerminalView(TerminalCanvas, can_focus=True):
         point = self.point_at(event.x, event.y)
         if not self.interactive or self._dragged or point is None:
             return
-        url = url_at(self.cells, point.line, point.column)
-        if url is not None:
-            self.post_message(self.LinkClicked(url))
+        link = url_at(self.cells, point.line, point.column)
+        if link is not None and link.opens:
+            self.post_message(self.LinkClicked(link))
+        elif link is not None:
+            self.notify(not_opened(link), title="Link", severity="warning", markup=False)
 
     def select(self, selection: Selection | None) -> None:
         """Show ``selection`` (None: no selection)."""

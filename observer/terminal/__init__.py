@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from observer.terminal.cells import Cell
+from observer.terminal.cells import Cell, is_wrapped
+from observer.terminal.links import Link, link_at
 from observer.terminal.model import TerminalModel
 from observer.terminal.notifications import BellRung, NotificationSent, ProgressReported
 from observer.terminal.sgr import COLOUR_NAMES
@@ -12,8 +13,11 @@ __all__ = [
     "COLOUR_NAMES",
     "BellRung",
     "Cell",
+    "Link",
     "NotificationSent",
     "ProgressReported",
     "TerminalModel",
     "TerminalSnapshot",
+    "is_wrapped",
+    "link_at",
 ]

@@ -15,6 +15,7 @@ from pyte import modes as mo
 from pyte.screens import Savepoint
 
 from observer.terminal.cells import BLANK, PAD, Cell, Grid, WrappedLine, blank_grid, fit, is_wide
+from observer.terminal.links import Link
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
 
@@ -46,11 +47,20 @@ def sgr(cell: Cell) -> str:
     return "\x1b[" + ";".join(codes) + "m"
 
 
+def hyperlink(link: Link | None) -> str:
+    """The OSC 8 that opens ``link`` (``None``: closes the link open)."""
+    if link is None:
+        return "\x1b]8;;\x1b\\"
+    params = f"id={link.id}" if link.id else ""
+    return f"\x1b]8;{params};{link.uri}\x1b\\"
+
+
 def _paint(out: list[str], grid: Grid, columns: int) -> None:
     """Paint every row; a row that wraps onto the next is written to its last column and the
     next row goes on from the wrap, so the fresh model marks it wrapped too (BS, resizing
-    and re-wrapping depend on it)."""
-    pen = None
+    and re-wrapping depend on it). A link open at the end is closed."""
+    pen: Cell | None = None
+    link: Link | None = None
     continued = False  # this row goes on from the wrap of the row above
     for y, cells in enumerate(grid):
         wraps = type(cells) is WrappedLine and y + 1 < len(grid)
@@ -68,7 +78,9 @@ def _paint(out: list[str], grid: Grid, columns: int) -> None:
         if not continued:
             out.append(f"\x1b[{y + 1}H")
         continued = wraps
-        pen = _paint_cells(out, cells, last, columns, pen)
+        pen, link = _paint_cells(out, cells, last, columns, pen, link=link)
+    if link is not None:
+        out.append(hyperlink(None))
 
 
 def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | None) -> Cell | None:
@@ -81,24 +93,37 @@ def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | N
     last = columns
     while last and cells[last - 1] == BLANK:
         last -= 1
-    return _paint_cells(out, cells, last, columns, pen)
+    pen, link = _paint_cells(out, cells, last, columns, pen, link=None)
+    if link is not None:
+        out.append(hyperlink(None))
+    return pen
 
 
 def _paint_cells(
-    out: list[str], cells: Sequence[Cell], last: int, columns: int, pen: Cell | None
-) -> Cell | None:
-    """The cells before ``last``; a wide character's second cell (``""``) takes no text."""
+    out: list[str],
+    cells: Sequence[Cell],
+    last: int,
+    columns: int,
+    pen: Cell | None,
+    *,
+    link: Link | None,
+) -> tuple[Cell | None, Link | None]:
+    """The cells before ``last``; a wide character's second cell (``""``) takes no text.
+    ``pen`` and ``link`` are in force before; returns those in force after."""
     x = 0
     while x < last:
         cell = cells[x]
-        attrs = cell._replace(data=" ")
+        if cell.link != link:
+            link = cell.link
+            out.append(hyperlink(link))
+        attrs = cell._replace(data=" ", link=None)
         if attrs != pen:
             out.append(sgr(attrs))
             pen = attrs
         out.append(cell.data or " ")
         wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
         x += 2 if wide else 1
-    return pen
+    return pen, link
 
 
 def _charsets(g0: str, g1: str, shifted: int) -> str:
@@ -120,7 +145,8 @@ def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int)
     if cells[col].data == "" and col > 0:
         col -= 1
     cell = cells[col]
-    out.append(f"\x1b[{row};{col + 1}H" + sgr(cell) + (cell.data or " "))
+    text = f"\x1b[{row};{col + 1}H" + sgr(cell._replace(link=None)) + (cell.data or " ")
+    out.append(text if cell.link is None else hyperlink(cell.link) + text + hyperlink(None))
 
 
 def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int, save: str) -> None:
@@ -207,4 +233,6 @@ def to_ansi(screen: VTScreen) -> str:
         out.append(f"\x1b]2;{screen.title}\x07")
     if screen.icon_name or screen.title_stack:
         out.append(f"\x1b]1;{screen.icon_name}\x07")
+    if screen.link is not None:
+        out.append(hyperlink(screen.link))
     return "".join(out)

@@ -13,14 +13,18 @@ from typing import NamedTuple
 from pyte.screens import Cursor
 from wcwidth import wcwidth
 
+from observer.terminal.links import Link
+
 
 class Cell(NamedTuple):
-    """One styled screen cell: pyte's ``Char`` fields, in pyte's order, plus ``dim`` and
-    ``conceal``.
+    """One styled screen cell: pyte's ``Char`` fields, in pyte's order, plus ``dim``,
+    ``conceal`` and ``link``.
 
     pyte 0.8.2 drops SGR 2 (faint) and SGR 8 (concealed: the text is kept, as tmux keeps
     it, and drawn as blanks); xterm and tmux honour both, so the cell carries them.
-    Code written for pyte's ``Char`` (``.data``, ``.fg``, ``.bold`` ...) works unchanged.
+    ``link`` is the OSC 8 hyperlink the cell was written in (:mod:`observer.terminal.links`);
+    the pen an SGR sets never holds one. Code written for pyte's ``Char`` (``.data``,
+    ``.fg``, ``.bold`` ...) works unchanged.
     """
 
     data: str
@@ -34,6 +38,7 @@ class Cell(NamedTuple):
     blink: bool = False
     dim: bool = False
     conceal: bool = False
+    link: Link | None = None
 
 
 class VTCursor(Cursor):

@@ -19,6 +19,7 @@ from observer.terminal.cells import (
     mend,
 )
 from observer.terminal.editing import EditMixin
+from observer.terminal.links import Link, Links
 
 #: DEC Special Graphics (``ESC ( 0``) as tmux 3.3a draws it in a UTF-8 terminal (its
 #: ``tty_acs_table``): the VT100 User Guide's table 3-9 (arrows ``+ , - .``, a solid block
@@ -51,8 +52,13 @@ class DrawMixin(EditMixin):
     _pen: Cell | None
     _pen_cells: CellCache
     _narrow: set[str]
+    _links: Links
+    #: The OSC 8 hyperlink open: the cells drawn get it (see :meth:`set_link`).
+    link: Link | None = None
     #: Whether text can be drawn as cached runs of cells: G0 is ASCII and selected, insert
-    #: mode is off, autowrap is on and no wide character was drawn. The stream's hot loop
+    #: mode is off, autowrap is on, no wide character was drawn and no link is open (a
+    #: link is rare: its text takes the general path, so plain text pays nothing for
+    #: links). The stream's hot loop
     #: reads this one flag; the setters below (and the mode setters of the screen, the only
     #: places insert mode and autowrap change in place) keep it current.
     plain_draw: bool = False
@@ -67,6 +73,7 @@ class DrawMixin(EditMixin):
             self._g0 is cs.LAT1_MAP
             and not self._shift
             and not self._wide
+            and self.link is None
             and mo.IRM not in getattr(self, "mode", ())
             and mo.DECAWM in getattr(self, "mode", ())
         )
@@ -110,6 +117,12 @@ class DrawMixin(EditMixin):
         self._wide = value
         self.refresh_plain_draw()
 
+    def set_link(self, link: Link | None) -> None:
+        """OSC 8: the cells drawn from now on link to ``link`` (``None``: to nothing)."""
+        self.link = self._links.intern(link)
+        self._pen = None  # the cells cached for the pen carry the link there was
+        self.refresh_plain_draw()
+
     def intern_pen(self, pen: Cell) -> Cell:
         """One object per distinct pen, so pens can be compared and looked up by identity."""
         found = self._pens.get(pen)
@@ -123,13 +136,14 @@ class DrawMixin(EditMixin):
         attrs = self.cursor.attrs
         if attrs is self._pen:
             return self._pen_cells
+        pen = attrs if self.link is None else self.intern_pen(attrs._replace(link=self.link))
         # Keyed by identity (pens are interned): hashing a pen is slower. The cache holds
         # its pen, so the id is not reused while the entry exists.
-        cache = self._caches.get(id(attrs))
-        if cache is None or cache.attrs is not attrs:
+        cache = self._caches.get(id(pen))
+        if cache is None or cache.attrs is not pen:
             if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
                 self._caches.clear()
-            cache = self._caches[id(attrs)] = CellCache(attrs)
+            cache = self._caches[id(pen)] = CellCache(pen)
         self._pen, self._pen_cells = attrs, cache
         return cache
 

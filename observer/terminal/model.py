@@ -8,7 +8,7 @@ from typing import overload
 from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
-from observer.terminal.cells import Cell
+from observer.terminal.cells import Cell, frozen, thawed
 from observer.terminal.continuation import continuation
 from observer.terminal.notifications import Event
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
@@ -28,7 +28,8 @@ class History(Sequence[Sequence[Cell]]):
     """The scrollback, oldest row first, read while output continues.
 
     Each row has the width the screen had when the row scrolled off; rows are tuples
-    because the scrollback never changes them.
+    because the scrollback never changes them. A row whose text continues on the next one
+    (autowrap broke it) says so: :func:`~observer.terminal.cells.is_wrapped`.
     """
 
     def __init__(self, screen: VTScreen) -> None:
@@ -44,7 +45,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        return tuple(self._rows[index])
+        return frozen(self._rows[index])
 
 
 class TerminalModel:
@@ -196,11 +197,12 @@ class TerminalModel:
         return History(self._screen)
 
     def line(self, y: int) -> Sequence[Cell]:
-        """Exactly ``cols`` cells of visible row ``y``; a wide character is followed by a
-        cell whose ``data`` is ``""``."""
+        """Exactly ``cols`` cells of visible row ``y`` (a copy); a wide character is followed
+        by a cell whose ``data`` is ``""``. Whether the row's text continues on the next row
+        (autowrap broke it): :func:`~observer.terminal.cells.is_wrapped` of the result."""
         if not 0 <= y < self._screen.lines:
             raise IndexError(f"row {y} is outside the screen (0..{self._screen.lines - 1})")
-        return list(self._screen.grid[y])
+        return thawed(self._screen.grid[y])
 
     def text(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed (like ``tmux capture-pane -p``)."""

@@ -23,6 +23,7 @@ from observer.terminal.cells import (
     thawed,
 )
 from observer.terminal.draw import ASCII_PRINTABLE
+from observer.terminal.links import Links
 from observer.terminal.notifications import Notifications
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
@@ -78,6 +79,7 @@ class VTScreen(ReportsMixin):
         self._pen: Cell | None = None
         self._pen_cells = CellCache(BLANK)
         self._narrow: set[str] = set(ASCII_PRINTABLE)
+        self._links = Links()
         super().__init__(columns, lines)
         # pyte's cell store is unused (the grid replaces it), and its default factory, a
         # closure over the screen, made every model a reference cycle that only the
@@ -100,7 +102,7 @@ class VTScreen(ReportsMixin):
         self.title_stack = []
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
-        self.refresh_plain_draw()
+        self.set_link(None)  # tmux resets the cell, its link included
 
     @property
     def display(self) -> list[str]:

@@ -54,8 +54,11 @@ _BG[49] = "default"
 _INDEXED: tuple[str, ...] = (*COLOUR_NAMES, *g.FG_BG_256[16:])
 
 _DEFAULT = Cell(" ")
-#: Everything SGR 0 resets: every field but the text, to its default.
-_RESET: dict[str, str | bool] = {k: v for k, v in _DEFAULT._asdict().items() if k != "data"}
+#: Everything SGR 0 resets: every field but the text and the hyperlink (which SGR 0 keeps,
+#: as in VTE and tmux), to its default.
+_RESET: dict[str, str | bool] = {
+    k: v for k, v in _DEFAULT._asdict().items() if k not in ("data", "link")
+}
 _INDEX = {name: i for i, name in enumerate(Cell._fields)}
 
 
@@ -100,7 +103,7 @@ def decode(pen: Cell, params: str) -> Cell | None:
         if parts[0] == "38":
             return tuple.__new__(Cell, (pen[0], colour) + pen[2:])  # noqa: RUF005
         return tuple.__new__(Cell, (pen[0], pen[1], colour) + pen[3:])  # noqa: RUF005
-    values: list[str | bool] | None = None
+    values: list[object] | None = None
     i = 0
     while i < n:
         part = parts[i]
@@ -224,7 +227,7 @@ def apply_sgr(attrs: Cell, groups: tuple[Group, ...]) -> Cell:
                 changes["fg" if code == 38 else "bg"] = colour
     if not changes:
         return attrs
-    values: list[str | bool] = list(attrs)
+    values: list[object] = list(attrs)
     for name, value in changes.items():
         values[_INDEX[name]] = value
     return tuple.__new__(Cell, values)  # what _replace does, without its overhead

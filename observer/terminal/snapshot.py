@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pyte.screens import Margins, Savepoint
 
 from observer.terminal.cells import Cell, Grid, Line, frozen, thawed
+from observer.terminal.links import Link
 from observer.terminal.notifications import Notifications, Partial
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
@@ -28,6 +29,7 @@ class TerminalSnapshot:
     history: tuple[Line, ...]
     unscrolled: int
     cursor: tuple[int, int, Cell, bool]
+    link: Link | None  # the OSC 8 link open
     saved: tuple[tuple[str, Savepoint], ...]
     margins: Margins | None
     mode: frozenset[int]
@@ -69,6 +71,7 @@ def take(screen: VTScreen, stream: VTStream) -> TerminalSnapshot:
         history=tuple(screen.history),  # rows in the scrollback are never modified
         unscrolled=screen.unscrolled,
         cursor=(c.x, c.y, c.attrs, c.hidden),
+        link=screen.link,
         saved=tuple((slot, _savepoint(sp)) for slot, sp in screen._saved.items()),
         margins=screen.margins,
         mode=frozenset(screen.mode),
@@ -110,6 +113,7 @@ def restore(screen: VTScreen, stream: VTStream, snap: TerminalSnapshot) -> None:
         attrs,
         hidden,
     )
+    screen.set_link(snap.link)
     screen._saved = {slot: _savepoint(sp) for slot, sp in snap.saved}
     screen.margins = snap.margins
     screen.mode = set(snap.mode)

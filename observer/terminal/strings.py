@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from observer.terminal import links
 from observer.terminal.screen import VTScreen
 
 #: Longest OSC payload kept (titles are much shorter; the rest is skipped).
@@ -85,7 +86,11 @@ class StringReader:
         if kind != "osc":
             return
         code, _, value = "".join(self.string_kept).partition(";")
-        if code in ("0", "2"):
+        if code == "8":
+            # A URI cut at MAX_STRING_KEPT is not the one sent: it opens no link.
+            over = self.string_length > MAX_STRING_KEPT
+            self.screen.set_link(None if over else links.parse(value))
+        elif code in ("0", "2"):
             self.screen.set_title(value)
         if code in ("0", "1"):
             self.screen.set_icon_name(value)

@@ -306,8 +306,8 @@ def _same_as_pyte(data: bytes, cols: int, rows: int) -> None:
     m = TerminalModel(cols, rows)
     m.feed(data)
     for y in range(rows):
-        # pyte's Char lacks ``dim`` and ``conceal`` (pyte drops SGR 2 and 8, never sent here)
-        expected = [(*screen.buffer[y][x], False, False) for x in range(cols)]
+        # pyte's Char lacks ``dim``, ``conceal`` and ``link`` (SGR 2 and 8, OSC 8: not sent)
+        expected = [(*screen.buffer[y][x], False, False, None) for x in range(cols)]
         assert [tuple(cell) for cell in m.line(y)] == expected, y
     assert (min(screen.cursor.x, cols - 1), screen.cursor.y) == (m.cursor_x, m.cursor_y)
 

@@ -167,7 +167,7 @@ class TerminalView(TerminalCanvas, can_focus=True):
         if not self.interactive or event.button != 1:
             return
         self.copy_mode = None
-        self._press = self.point_at(event.x, event.y)
+        self._press = self._cell_at(event)
         self._dragged = False
         self.select(None)
         if self._press is not None:
@@ -176,7 +176,7 @@ class TerminalView(TerminalCanvas, can_focus=True):
     def on_mouse_move(self, event: events.MouseMove) -> None:
         if self._press is None:
             return
-        point = self.point_at(event.x, event.y, clamp=True)
+        point = self._cell_at(event, clamp=True)
         if point is not None and (self._dragged or point != self._press):
             self._dragged = True
             self.select(Selection(self._press, point))
@@ -190,10 +190,10 @@ class TerminalView(TerminalCanvas, can_focus=True):
             self.copy_selection()
 
     def on_click(self, event: events.Click) -> None:
-        if self.scroll.scrolled and event.y == self.size.height - 1:
+        if self.scroll.scrolled and event.y - self.gutter.top == self.size.height - 1:
             self.action_jump_to_live()
             return
-        point = self.point_at(event.x, event.y)
+        point = self._cell_at(event)
         if not self.interactive or self._dragged or point is None:
             return
         link = url_at(self.cells, point.line, point.column)
@@ -201,6 +201,11 @@ class TerminalView(TerminalCanvas, can_focus=True):
             self.post_message(self.LinkClicked(link))
         elif link is not None:
             self.notify(not_opened(link), title="Link", severity="warning", markup=False)
+
+    def _cell_at(self, event: events.MouseEvent, *, clamp: bool = False) -> Point | None:
+        """The terminal cell under the mouse (its offset counts the frame; cells do not)."""
+        gutter = self.gutter
+        return self.point_at(event.x - gutter.left, event.y - gutter.top, clamp=clamp)
 
     def select(self, selection: Selection | None) -> None:
         """Show ``selection`` (None: no selection)."""

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
+from textual.markup import escape
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
@@ -39,6 +41,8 @@ class ObserverApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "observer"
     ENABLE_COMMAND_PALETTE = True
+    SUSPENDED_SCREEN_CLASS = "-suspended"
+    """A screen under a dialog: its notifications step aside for the dialog's (``app.tcss``)."""
     _ALWAYS_ALLOWED: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
@@ -167,6 +171,25 @@ class ObserverApp(App[int]):
                 for link in self.links
             )
         )
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification on one line: ``title: message`` (see ``app.tcss``).
+
+        A notification lies on one row of the screen's bottom edge, so it hides no tile; its
+        title and any line breaks are folded into that row.
+        """
+        if title:
+            message = f"{escape(title) if markup else title}: {message}"
+        line = " ".join(message.split())
+        super().notify(line, severity=severity, timeout=timeout, markup=markup)
 
     def _theme_changed(self, _theme: Any) -> None:
         palette = self.palette

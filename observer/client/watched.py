@@ -8,7 +8,7 @@ In:
     the connection's life (:meth:`opened` with the peer's adapter, :meth:`received`,
     :meth:`failed`, :meth:`closed`, :meth:`measured`) and the user's intentions (:meth:`take`,
     :meth:`release`, :meth:`type`, :meth:`paste`, :meth:`interrupt`, :meth:`view_resized`,
-    :meth:`mark`, :meth:`tick`).
+    :meth:`choose_view`, :meth:`mark`, :meth:`tick`).
 Out:
     what to send (:meth:`data_to_send`, with ``on_outgoing`` called when there is some), what to
     feed the model (:meth:`feed`, the output waiting in one inbox), what to record (through the
@@ -19,7 +19,8 @@ It owns: stream offsets and resume; resync and skip-ahead; the one client copy o
 (strict: a pair it does not know raises); control per peer capability (a peer that arbitrates
 nothing is taken on our side); the reconnect policy per peer; the recording policy; the resize
 policy (the PTY follows the controller's view while in control, unless the remote size is kept;
-watchers never resize).
+watchers never resize); the view asked of the peer (a tile asks for the screen's state where
+the peer can send it, a recorder never: :meth:`WatchedSession.screen_allowed`).
 """
 
 from __future__ import annotations
@@ -56,16 +57,21 @@ from observer.protocol.events import (
     PresenceChanged,
     ProtocolViolation,
     Resized,
+    ScreenReceived,
     SessionStarted,
     SnapshotReceived,
     TitleChanged,
 )
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
+from observer.protocol.screen_frames import View
+from observer.protocol.screen_view import ScreenView
 from observer.terminal import BellRung, Cell, TerminalModel
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
 CTRL_C = b"\x03"
+TILE_FPS = 8
+"""Frames a second a tile asks for in the screen view (as often as a tile repaints)."""
 
 Listener = Callable[[set[int], bool], None]
 
@@ -200,6 +206,12 @@ class WatchedSession:
         """The newest output chunk, once parsed, rang the bell."""
         self.resyncs = 0
         self.snapshots = 0
+        self._view_wanted: View = "stream"
+        self._view_asked: View = "stream"
+        """What this connection was asked for (every connection starts in the stream)."""
+        self._fps = TILE_FPS
+        self._screen = ScreenView()
+        """The remote screen as the screen view's frames describe it."""
 
     # -- what views read ------------------------------------------------------------------------
 
@@ -247,6 +259,18 @@ class WatchedSession:
     def pending(self) -> bool:
         """Whether :meth:`feed` has something to do."""
         return bool(self._inbox)
+
+    @property
+    def view(self) -> View:
+        """What this session gets from the peer now: the ``screen``'s state or the ``stream``."""
+        return self._view_asked
+
+    def screen_allowed(self) -> bool:
+        """Whether this session may watch the screen's state instead of the byte stream: only a
+        peer that can send it, and never a recorded session or one that shows nothing (a
+        recording needs every byte; this is the one place that says so)."""
+        caps = self._capabilities
+        return self.show and self.recording is None and caps is not None and caps.screen
 
     @property
     def last_output(self) -> float | None:
@@ -336,6 +360,8 @@ class WatchedSession:
         self.reconnect.opened()
         self._outbox.clear()  # nothing typed for the last connection goes to this one
         self._send(adapter.opening_messages())
+        self._view_asked = "stream"
+        self._ask_view()
         recording = self.recording
         if recording is not None and recording.record_input and not adapter.capabilities.echo:
             self._tell(
@@ -486,6 +512,20 @@ class WatchedSession:
         self._view_size = (cols, rows)
         self._follow_view()
 
+    def choose_view(self, view: View, fps: int = TILE_FPS) -> None:
+        """How the user sees this session: ``screen`` (a tile: the screen's state, at most
+        ``fps`` frames a second, where :meth:`screen_allowed`; otherwise the stream is parsed
+        as always) or ``stream`` (the full view). Switching to the stream continues it with no
+        gap: the peer sends a last frame and a snapshot at the same offset."""
+        self._view_wanted, self._fps = view, fps
+        self._ask_view()
+
+    def _ask_view(self) -> None:
+        view = self._view_wanted if self.screen_allowed() else "stream"
+        if view != self._view_asked and self._adapter is not None:
+            self._view_asked = view
+            self._send(self._adapter.encode_view(view, self._fps))
+
     def mark(self, text: str, now: float) -> None:
         """The user's own marker in the recording."""
         if self.recording is not None:
@@ -508,8 +548,9 @@ class WatchedSession:
     # -- the model (the view's feeder calls this in time slices) --------------------------------
 
     def check_backlog(self, now: float) -> None:
-        """Skip ahead: ask for a snapshot when the waiting output would take too long to parse."""
-        if self.catch_up.pays(self._backlog, now):
+        """Skip ahead: ask for a snapshot when the waiting output would take too long to parse
+        (never in the screen view: what waits there is a few rows)."""
+        if self._view_asked == "stream" and self.catch_up.pays(self._backlog, now):
             self.resync()
 
     def resync(self) -> bool:
@@ -573,6 +614,8 @@ class WatchedSession:
                 self._output(data, offset, now)
             case SnapshotReceived():
                 self._snapshot(event, now)
+            case ScreenReceived():
+                self._screen_frame(event, now)
             case SessionStarted():
                 self._started(event, now)
             case Resized(cols, rows):
@@ -640,11 +683,15 @@ class WatchedSession:
                 self._move(ControlEvent.GRANTED, now)
         self._status_changed()
 
-    def _output(self, data: bytes, offset: int, now: float) -> None:
+    def _heard(self, now: float) -> None:
+        """The agent printed something (bytes, or a screen that changed)."""
         if self.attention.output(now):
             self._status_changed()  # it printed again well after asking: answered elsewhere
         self._last_output = now
         self._chunks += 1
+
+    def _output(self, data: bytes, offset: int, now: float) -> None:
+        self._heard(now)
         self._next_offset = offset + len(data)
         if self.recording is not None:
             self.recording.output(data, offset)
@@ -672,6 +719,25 @@ class WatchedSession:
             self._inbox.clear()  # a snapshot replaces the screen: nothing before it matters
             self._backlog = 0
             self._queue(event)
+
+    def _screen_frame(self, event: ScreenReceived, now: float) -> None:
+        """Rows that changed (the screen view): their repaint is fed like output, through the
+        one inbox; a frame that replaces the screen is fed like a snapshot."""
+        self._heard(now)
+        self._next_offset = event.offset  # the stream, when asked for again, goes on from here
+        self._remote_size = (event.cols, event.rows)
+        self._title = sanitize_title(event.title) or self._title
+        if not self.show:
+            return
+        view = self._screen
+        whole = event.full or (event.cols, event.rows) != (view.cols, view.rows)
+        data = view.repaint(view.apply(event))
+        if whole:
+            self._drop_waiting_output()  # the frame replaces all of it
+            self._queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
+        else:
+            self._inbox.append(_Chunk(self._chunks, data))
+            self._backlog += len(data)
 
     def _exit(self, status: int | None, now: float) -> None:
         if self._exited:

@@ -263,7 +263,7 @@ SCENES: tuple[Scene, ...] = (
 async def save_scene(scene: Scene, out: Path, recording: Path | None = None) -> Path:
     """Run ``scene`` headless and save it as ``out/<name>.svg``."""
     app = scene.app(recording)
-    async with app.run_test(size=scene.size) as pilot:
+    async with app.run_test(size=scene.size, notifications=True) as pilot:
         await scene.prepare(pilot, scene.clock)
         path = out / f"{scene.name}.svg"
         path.write_text(app.export_screenshot(title=f"observer — {scene.description}"), "utf-8")

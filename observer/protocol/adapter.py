@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from observer.protocol.events import Capabilities, Event
+from observer.protocol.screen_frames import View
 
 Message = str | bytes
 """One WebSocket message: ``str`` is sent as a text frame, ``bytes`` as a binary frame."""
@@ -51,4 +52,9 @@ class Adapter(Protocol):
 
     def encode_resync(self) -> list[Message]:
         """A request for a fresh snapshot (empty where the peer cannot send one)."""
+        ...
+
+    def encode_view(self, view: View, fps: int) -> list[Message]:
+        """Ask for the screen's state (``screen``, at most ``fps`` frames a second) or the byte
+        stream (empty where the peer has only the stream: ``capabilities.screen`` is False)."""
         ...

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from observer.terminal.notifications import BellRung, NotificationSent, ProgressReported
+
 Holder = Literal["you", "other", "none"]
 Mode = Literal["watch", "control"]
 
@@ -51,6 +53,9 @@ class Capabilities:
     echo: bool = False
     """The peer says when the program turns echo off (``observer.v1``'s ``echo`` frame): only
     then can keys typed at a password prompt be kept out of a recording."""
+    screen: bool = False
+    """The peer can send the screen's state instead of the byte stream (``observer.v1``'s
+    ``screen`` view, for tiles: :meth:`~observer.protocol.adapter.Adapter.encode_view`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +156,9 @@ class EchoChanged:
 class ScreenReceived:
     """Rows of the remote screen that changed (the ``screen`` view, for tiles): apply them with
     :class:`observer.protocol.screen_view.ScreenView`. ``offset`` is the stream offset the
-    server's model stood at; ``lines`` holds ``(row, ANSI repaint of the row)``."""
+    server's model stood at; ``lines`` holds ``(row, ANSI repaint of the row)``;
+    ``notifications`` what the agent sent to be noticed since the previous frame (its desktop
+    notifications, bells, progress: a repaint of rows cannot carry them)."""
 
     offset: int
     cols: int
@@ -161,6 +168,7 @@ class ScreenReceived:
     cursor: tuple[int, int]
     cursor_visible: bool
     title: str
+    notifications: tuple[NotificationSent | BellRung | ProgressReported, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

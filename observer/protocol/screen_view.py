@@ -5,15 +5,19 @@ holds one ANSI repaint per row, the cursor and the title, and :meth:`ScreenView.
 which rows a frame changed. :meth:`ScreenView.repaint` turns those rows into the bytes that
 bring a terminal model of the same size from the previous state to this one (each row cleared
 and painted, then the cursor), so a tile's existing model and view can show it; the cost is
-that of the rows that changed, at the frame rate the tile asked for. Pure: no I/O, no clock.
+that of the rows that changed, at the frame rate the tile asked for. What the agent sent to be
+noticed comes after them as the sequences the model reports (BEL, OSC 9;4, OSC 99), so a tile's
+model finds its agent's notifications as it finds them in the stream. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 
 from observer.protocol.events import ScreenReceived
+from observer.terminal.notifications import BellRung, NotificationSent, ProgressReported
 
 _SGR = re.compile(r"\x1b\[[0-9;:]*m")
 
@@ -31,6 +35,8 @@ class ScreenView:
         self.title = ""
         self.offset: int | None = None
         """The stream offset the server's model stood at for the last frame."""
+        self.notifications: tuple[NotificationSent | BellRung | ProgressReported, ...] = ()
+        """What the agent sent to be noticed before the last frame."""
 
     def apply(self, update: ScreenReceived) -> set[int]:
         """Take one frame; return the rows whose content changed (all of them on a ``full``
@@ -52,20 +58,40 @@ class ScreenView:
             update.title,
         )
         self.offset = update.offset
+        self.notifications = update.notifications
         return changed
 
     def repaint(self, rows: Iterable[int]) -> bytes:
         """Bytes for a terminal model of this size showing the previous state: ``rows``
         cleared and painted, the pen reset, then the cursor placed and shown or hidden (ECMA-48
-        CUP and EL, DEC private mode 25)."""
+        CUP and EL, DEC private mode 25), then the last frame's notifications."""
         out = []
         for y in sorted(rows):
             if 0 <= y < self.rows:
                 out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{self.lines[y]}")
         x, y = self.cursor
         out.append(f"\x1b[0m\x1b[{y + 1};{x + 1}H\x1b[?25{'h' if self.cursor_visible else 'l'}")
+        out.extend(map(notification_sequence, self.notifications))
         return "".join(out).encode()
 
     def text(self) -> list[str]:
         """The rows as plain text (SGR removed), trailing blanks trimmed."""
         return [_SGR.sub("", line).rstrip() for line in self.lines]
+
+
+def notification_sequence(event: NotificationSent | BellRung | ProgressReported) -> str:
+    """The sequence that makes a terminal model report ``event`` again: BEL, ConEmu's OSC 9;4,
+    or kitty's OSC 99 with base64 parts (it carries a title and a body whatever they hold; the
+    other notification sequences cannot, e.g. a title with a ``;`` in OSC 777)."""
+    if isinstance(event, BellRung):
+        return "\x07"
+    if isinstance(event, ProgressReported):
+        value = "" if event.value is None else f";{event.value}"
+        return f"\x1b]9;4;{event.state}{value}\x1b\\"
+    parts = [(kind, text) for kind, text in (("title", event.title), ("body", event.body)) if text]
+    out = []
+    for index, (kind, text) in enumerate(parts or [("body", "")]):
+        more = ":d=0" if index + 1 < len(parts) else ""
+        encoded = base64.b64encode(text.encode("utf-8", "surrogatepass")).decode("ascii")
+        out.append(f"\x1b]99;i=screen{more}:e=1:p={kind};{encoded}\x1b\\")
+    return "".join(out)

@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from observer.protocol import frames
-from observer.server.screen_sync import RowVersions, ScreenRows
+from observer.protocol.screen_frames import Notified
+from observer.server.screen_sync import NotificationLog, RowVersions, ScreenRows
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
@@ -34,6 +35,7 @@ class ScreenModel(ScreenRows, Protocol):
     def resize(self, cols: int, rows: int) -> None: ...
     def to_ansi(self, *, unfinished: bool = False) -> str: ...
     def take_replies(self) -> bytes: ...
+    def take_notifications(self) -> Sequence[Notified]: ...
 
 
 class Pausable(Protocol):
@@ -76,6 +78,8 @@ class ModelFeed:
         self._fed = asyncio.Event()
         self.rows = RowVersions(model.rows)
         """A version per row, for screen-sync (:mod:`observer.server.screen_sync`)."""
+        self.notices = NotificationLog()
+        """What the agent sent to be noticed, for screen-sync (a repaint cannot carry it)."""
 
     def add(self, data: bytes) -> None:
         """Queue output for the model; pause the reader if the backlog is over the limit."""
@@ -120,6 +124,9 @@ class ModelFeed:
         replies = self.model.take_replies()
         if replies:
             self._answer(replies)
+        notified = self.model.take_notifications()
+        if notified:
+            self.notices.add(notified)
 
     def catch_up(self) -> None:
         """Parse the whole backlog now (the model then stands at the end of the stream)."""

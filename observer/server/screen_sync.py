@@ -7,18 +7,27 @@ cost is bounded by the screen's size and the frame rate, whatever the agent prin
 
 The session keeps a version per row (:class:`RowVersions`, bumped by the model's dirty rows);
 each row is painted once per version (:meth:`RowVersions.painted`) and the text shared by every
-client that needs it. Each client remembers the versions it was sent (:class:`ScreenFeed`).
+client that needs it; a row written again the same (an Ink UI redraws its whole region for each
+change of a line or two) keeps its content's version, so it is not sent again. Each client
+remembers the versions it was sent (:class:`ScreenFeed`).
+
+A repaint of rows cannot carry what the agent sent to be noticed (OSC 9/99/777 notifications,
+BEL, OSC 9;4 progress): the model reports those, the session keeps the latest in a
+:class:`NotificationLog`, and each frame lists those since the client's previous frame (a bell
+alone makes a frame).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from observer.protocol import frames
-from observer.protocol.screen_frames import Screen
+from observer.protocol.screen_frames import MAX_NOTIFICATIONS, Notified, Screen
+from observer.terminal import BellRung
 from observer.terminal.ansi import paint_row
 from observer.terminal.cells import BLANK, Cell
 
@@ -56,14 +65,16 @@ def row_text(cells: Sequence[Cell]) -> str:
 
 
 class RowVersions:
-    """A version per row of the model: bumped when the row changes; painted once per version."""
+    """A version per row of the model: bumped when the row is written; painted once per version,
+    and the row's content keeps its version while it is written the same."""
 
     def __init__(self, rows: int) -> None:
         self.generation = 0
         """Bumped at every resize: a client whose generation differs gets a full frame."""
         self._clock = 0
         self.versions = [0] * rows
-        self._painted: dict[int, tuple[int, str]] = {}
+        self._painted: dict[int, tuple[int, int, str]] = {}
+        """Row -> (the version painted, the version its text last changed, the text)."""
 
     def bump(self, rows: Iterable[int]) -> None:
         """The model's dirty rows after a feed."""
@@ -79,14 +90,45 @@ class RowVersions:
         self.versions = [self._clock] * rows
         self._painted.clear()
 
-    def painted(self, model: ScreenRows, y: int) -> str:
-        """Row ``y`` painted (:func:`row_text`), once per version whoever asks."""
+    def painted(self, model: ScreenRows, y: int) -> tuple[int, str]:
+        """Row ``y`` painted (:func:`row_text`), once per version whoever asks: the version at
+        which its text last changed, and the text."""
         version = self.versions[y]
         cached = self._painted.get(y)
-        if cached is None or cached[0] != version:
-            cached = (version, row_text(model.line(y)))
-            self._painted[y] = cached
-        return cached[1]
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        text = row_text(model.line(y))
+        if cached is not None and cached[2] == text:
+            cached = (version, cached[1], cached[2])
+        else:
+            cached = (version, version, text)
+        self._painted[y] = cached
+        return cached[1], cached[2]
+
+
+class NotificationLog:
+    """The latest of what the agent sent to be noticed, numbered: each client asks for what came
+    after the last number it was sent."""
+
+    def __init__(self) -> None:
+        self.last = 0
+        """The number of the newest entry (0: none yet)."""
+        self._entries: deque[tuple[int, Notified]] = deque(maxlen=MAX_NOTIFICATIONS)
+
+    def add(self, events: Iterable[Notified]) -> None:
+        """The model's notification events after a feed (a run of bells is kept as one)."""
+        for event in events:
+            entries = self._entries
+            if isinstance(event, BellRung) and entries and isinstance(entries[-1][1], BellRung):
+                entries.pop()
+            self.last += 1
+            self._entries.append((self.last, event))
+
+    def since(self, number: int) -> tuple[Notified, ...]:
+        """The entries after ``number``, oldest first (at most the newest kept)."""
+        if number >= self.last:
+            return ()
+        return tuple(event for n, event in self._entries if n > number)
 
 
 class ScreenFeed:
@@ -95,14 +137,22 @@ class ScreenFeed:
     Args:
         fps: frames a second at most.
         clock: monotonic seconds.
+        noticed: the number of the last notification the client saw otherwise (in the stream).
     """
 
-    def __init__(self, fps: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, fps: int, clock: Callable[[], float] = time.monotonic, noticed: int = 0
+    ) -> None:
         self.interval = 1.0 / fps
         self._clock = clock
         self.due = 0.0
         """When the next frame may go (monotonic seconds)."""
+        self._seen: list[int] = []
+        """Each row's version when last looked at."""
         self._sent: list[int] = []
+        """Each row's content version when last sent."""
+        self._noticed = noticed
+        """The number of the last notification sent (:class:`NotificationLog`)."""
         self._generation = -1
         self._rest: tuple[tuple[int, int], bool, str] | None = None
         self.frames = 0
@@ -115,30 +165,57 @@ class ScreenFeed:
         self._generation = -1
 
     def frame(
-        self, model: ScreenRows, rows: RowVersions, offset: int, *, force: bool = False
+        self,
+        model: ScreenRows,
+        rows: RowVersions,
+        offset: int,
+        notices: NotificationLog | None = None,
+        *,
+        force: bool = False,
     ) -> str | None:
-        """The next ``screen`` frame if one is due and something changed (or ``force``: now,
-        even empty), else ``None``."""
+        """The next ``screen`` frame if one is due and something changed or was notified (or
+        ``force``: now, even empty), else ``None``."""
         now = self._clock()
         if not force and (now < self.due or (model.synchronized and now < self.due + SYNC_HOLD)):
             return None
-        full = self._generation != rows.generation or len(self._sent) != len(rows.versions)
-        changed = [y for y, v in enumerate(rows.versions) if full or v != self._sent[y]]
+        full = self._generation != rows.generation or len(self._seen) != len(rows.versions)
+        lines = self._changed_rows(model, rows, full)
         rest = ((model.cursor_x, model.cursor_y), model.cursor_visible, model.title)
-        if not changed and rest == self._rest and not force:
+        notified = notices.since(self._noticed) if notices is not None else ()
+        if not lines and not full and not notified and rest == self._rest and not force:
             return None
-        lines = tuple((y, rows.painted(model, y)) for y in changed)
-        if full:  # blank rows are implied by "full"
-            lines = tuple(line for line in lines if line[1])
-        self._sent, self._generation, self._rest = list(rows.versions), rows.generation, rest
+        if notices is not None:
+            self._noticed = notices.last
+        self._generation, self._rest = rows.generation, rest
         self.due = now + self.interval
         self.frames += 1
         cursor = (min(model.cursor_x, model.cols - 1), min(model.cursor_y, model.rows - 1))
         message = frames.encode(
-            Screen(offset, model.cols, model.rows, full, lines, cursor, rest[1], rest[2])
+            Screen(offset, model.cols, model.rows, full, lines, cursor, rest[1], rest[2], notified)
         )
         assert isinstance(message, str)
         return message
+
+    def _changed_rows(
+        self, model: ScreenRows, rows: RowVersions, full: bool
+    ) -> tuple[tuple[int, str], ...]:
+        """The rows whose content changed since they were last sent (every non-blank row of a
+        ``full`` frame: blank rows are implied by it)."""
+        versions = rows.versions
+        if full:
+            self._seen, self._sent = [-1] * len(versions), [-1] * len(versions)
+        seen, sent = self._seen, self._sent
+        lines = []
+        for y, version in enumerate(versions):
+            if version == seen[y]:
+                continue
+            seen[y] = version
+            content, text = rows.painted(model, y)
+            if content != sent[y]:
+                sent[y] = content
+                if text or not full:
+                    lines.append((y, text))
+        return tuple(lines)
 
 
 class Viewer(Protocol):
@@ -166,17 +243,21 @@ class ScreenViews:
         rows: its row versions now.
         offset: the model's stream offset now.
         catch_up: parses the model's backlog (before a last frame at the end of the stream).
+        notices: what the agent sent to be noticed, as the model reported it.
     """
 
     def __init__(
         self,
         clients: Sequence[Viewer],
         model: ScreenRows,
+        *,
         rows: Callable[[], RowVersions],
         offset: Callable[[], int],
         catch_up: Callable[[], None],
+        notices: NotificationLog,
     ) -> None:
         self._clients = clients
+        self._notices = notices
         self._model = model
         self._rows = rows
         self._offset = offset
@@ -187,7 +268,10 @@ class ScreenViews:
         """The client switches to the screen view (or changes its frame rate)."""
         if client.screen is None:
             client.drop_backlog()  # bytes it will not read as bytes any more
-            client.screen = ScreenFeed(fps)
+            # The model parses what the client was sent first: its notifications came in the
+            # stream; the frames carry those after (not those of the bytes just dropped).
+            self._catch_up()
+            client.screen = ScreenFeed(fps, noticed=self._notices.last)
         else:  # a new rate; or staying after all, if it was leaving
             client.screen.interval = 1.0 / fps
             client.screen.leaving = False
@@ -200,7 +284,9 @@ class ScreenViews:
         if client.screen is None:
             return
         self._catch_up()
-        last = client.screen.frame(self._model, self._rows(), self._offset(), force=True)
+        last = client.screen.frame(
+            self._model, self._rows(), self._offset(), self._notices, force=True
+        )
         assert last is not None  # forced
         client.push_unbounded(last)
         client.screen = None
@@ -219,7 +305,7 @@ class ScreenViews:
             viewers += 1
             if client.overflowed:
                 continue
-            message = client.screen.frame(self._model, self._rows(), self._offset())
+            message = client.screen.frame(self._model, self._rows(), self._offset(), self._notices)
             if message is not None:
                 client.push(message)
         return viewers

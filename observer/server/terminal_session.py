@@ -83,9 +83,10 @@ class TerminalSession:
         self.screens = ScreenViews(
             self.clients,
             model,
-            lambda: self.feed.rows,
-            lambda: self.feed.offset,
-            self.feed.catch_up,
+            rows=lambda: self.feed.rows,
+            offset=lambda: self.feed.offset,
+            catch_up=self.feed.catch_up,
+            notices=self.feed.notices,
         )
         """The clients in the screen view (:mod:`observer.server.screen_sync`)."""
         self._tasks = [

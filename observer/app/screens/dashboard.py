@@ -3,6 +3,10 @@
 Attention first: ``n`` focuses the next agent that needs you, the one that has waited longest
 first (then the next, in that order); ``r`` replies to the focused agent from here (a line or a
 key, confirmed, then the session core takes the keyboard, types and hands it back).
+
+Tiles watch the screen's state (:meth:`Tile.watch_small`); ``enter`` switches the opened session
+to the byte stream (with no gap: the peer sends a snapshot where the last frame stood), and
+coming back switches it to the screen again.
 """
 
 from __future__ import annotations
@@ -78,6 +82,8 @@ class DashboardScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         for view in self.query(TerminalView):
             view.set_palette(self.palette)
+        for tile in self.tiles:
+            tile.watch_small()  # back from a full view
 
     @property
     def tiles(self) -> list[Tile]:
@@ -102,6 +108,7 @@ class DashboardScreen(Screen[None]):
     def action_open(self) -> None:
         """Open the focused tile's session full size."""
         link = self.links[self._focused_index()]
+        link.session.choose_view("stream")  # full size: every byte, from where the tile stood
         self.app.push_screen(WatchScreen(link, self.palette, can_go_back=True))
 
     def _now(self) -> float:

@@ -5,6 +5,10 @@ with what the agent needs (``needs permission``...), the session's name (its pro
 label's first part), then the agent's own words, or its state, or why the session failed; its
 progress where it reports one; the rest of the label (the endpoint). A tile whose agent needs
 someone has a heavy warning border.
+
+A tile asks its session for the screen's state rather than the byte stream (the screen view:
+the server sends the rows that changed, at most as often as a tile repaints), where the peer can
+send it and nothing records the session; the session core decides that.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ TILE_FRAME = 0.125
 """Seconds between a tile's repaints at most: a tile is a glance, and each frame of 40 tiles
 costs the compositor what a full-size view costs; 8 frames a second keeps a tile's lag under
 about 150 ms."""
+TILE_FPS = round(1 / TILE_FRAME)
+"""Screen-view frames a second a tile asks for: as many as it repaints."""
 
 
 class Tile(Vertical, can_focus=True):
@@ -68,6 +74,11 @@ class Tile(Vertical, can_focus=True):
 
     def on_mount(self) -> None:
         self.update_title()
+        self.watch_small()
+
+    def watch_small(self) -> None:
+        """Ask for the screen's state, as a tile shows it (the full view asks for the stream)."""
+        self.session.choose_view("screen", TILE_FPS)
 
     def update_title(self) -> None:
         """Refresh the title line: number, name, agent state (or why the session failed).

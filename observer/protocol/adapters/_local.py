@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from observer.protocol.adapter import Message
 from observer.protocol.events import Event, SessionStarted
+from observer.protocol.screen_frames import View
 from observer.terminal.sanitize import sanitize_title
 
 
@@ -38,6 +39,10 @@ class LocalControlBase:
 
     def encode_resync(self) -> list[Message]:
         """No snapshot support: nothing to send."""
+        return []
+
+    def encode_view(self, view: View, fps: int) -> list[Message]:
+        """Nothing: these peers send only the byte stream."""
         return []
 
     def _start(self, title: str = "") -> list[Event]:

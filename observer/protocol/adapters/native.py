@@ -75,6 +75,7 @@ class NativeAdapter:
         watchers=True,
         identifier=True,
         echo=True,
+        screen=True,
     )
 
     def __init__(self, *, since: int | None = None) -> None:
@@ -170,6 +171,7 @@ class NativeAdapter:
             frame.cursor,
             frame.cursor_visible,
             frame.title,
+            frame.notifications,
         )
 
     def _hello(self, hello: frames.Hello) -> SessionStarted:

@@ -1,0 +1,96 @@
+"""The dashboard over a real server on 127.0.0.1: tiles watch the screen's state; opening one
+switches its session to the stream with its screen intact, going back switches it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from collections.abc import AsyncIterator
+
+import pytest
+
+from observer.app.app import ObserverApp
+from observer.app.screens.dashboard import DashboardScreen
+from observer.app.screens.watch import WatchScreen
+from observer.app.widgets.terminal_view import TerminalView
+from observer.secrets import Secret
+from observer.server import Server
+from observer.tokens import Authenticator, TokenDigests
+from observer.transport.connection import Connection
+from observer.transport.settings import ConnectionSettings
+from tests.client_support import live_link
+
+pytestmark = pytest.mark.timeout(60)
+TICKER = (
+    "import sys, time\nfor n in range(10**6):\n    print(f'tick {n}', flush=True); time.sleep(0.05)"
+)
+
+
+@pytest.fixture
+async def fleet() -> AsyncIterator[tuple[Server, list[Connection]]]:
+    token = secrets.token_urlsafe(16)
+    server = Server(
+        [sys.executable, "-c", TICKER],
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
+        identifiers=("a", "b"),
+        size=(60, 10),
+    )
+    await server.start()
+    url = f"ws://127.0.0.1:{server.port}/"
+    links = [
+        live_link(
+            ConnectionSettings(url=url, identifier=name, protocol="observer"),
+            Secret(token),
+            label=name,
+            scrollback=0,
+        )
+        for name in ("a", "b")
+    ]
+    try:
+        yield server, links
+    finally:
+        await server.stop()
+
+
+async def until(condition: object, what: str, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():  # type: ignore[operator]
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+def viewers(server: Server, identifier: str) -> int:
+    return sum(c.screen is not None for c in server.sessions[identifier].clients)
+
+
+def shown(app: ObserverApp) -> str:
+    view = app.screen.query(TerminalView).first()
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+async def test_opening_a_tile_streams_it_and_going_back_watches_the_screen_again(
+    fleet: tuple[Server, list[Connection]],
+) -> None:
+    server, links = fleet
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await until(
+            lambda: all(viewers(server, name) == 1 for name in ("a", "b")), "both tiles' views"
+        )
+        assert [link.session.view for link in links] == ["screen", "screen"]
+        await until(lambda: "tick" in shown(app), "the tile's screen")
+        await pilot.press("enter")
+        assert isinstance(app.screen, WatchScreen)
+        assert links[0].session.view == "stream"
+        assert "tick" in shown(app)  # the tile's screen, until the snapshot replaces it
+        await until(lambda: viewers(server, "a") == 0, "the opened session's stream")
+        await until(lambda: links[0].session.snapshots >= 2, "the snapshot after the frames")
+        assert links[0].session.status(app.clock()).gaps == 0
+        assert links[1].session.view == "screen"
+        await pilot.press("escape")
+        assert isinstance(app.screen, DashboardScreen)
+        await until(lambda: viewers(server, "a") == 1, "the tile's screen view again")
+        assert links[0].session.view == "screen"

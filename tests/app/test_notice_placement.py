@@ -1,0 +1,99 @@
+"""Where notifications appear: on one line at the bottom right, never over a tile.
+
+The dashboard's grid of tiles takes every row but its key line, so a notification lies on that
+line; on the watch screen it lies just above the status line, inside the frame when there is one.
+Only the newest shows; nothing but the toast itself covers any cell (the rack that holds it
+paints nothing). The agents' own notifications (OSC 9, as Claude Code sends them) reach the
+app's toasts through the real model and session core.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._toast import Toast
+
+from observer.app.app import ObserverApp
+from observer.app.screens.confirm import ConfirmScreen
+from observer.app.widgets.status_bar import StatusBar
+from observer.app.widgets.terminal_view import TerminalView
+from observer.app.widgets.tile import Tile
+from tests.app.conftest import scripted
+
+ASKS = b"\x1b]9;Claude needs your permission to use Bash\x07"
+
+
+def shown_toasts(app: ObserverApp) -> list[tuple[Region, str]]:
+    """The toasts on the screen and their text (the older ones wait, undrawn, behind the newest)."""
+    toasts = app.screen.query(Toast)
+    return [(toast.region, str(toast.render())) for toast in toasts if toast.region.area]
+
+
+def painted_row(app: ObserverApp, y: int) -> list[Widget]:
+    """The widget drawn at each cell of row ``y``."""
+    return [app.screen.get_widget_at(x, y)[0] for x in range(app.screen.size.width)]
+
+
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)])
+async def test_dashboard_notifications_lie_on_the_key_line_and_cover_no_tile(
+    size: tuple[int, int],
+) -> None:
+    app = ObserverApp([scripted([b"$ ", ASKS], identifier=f"agent-{n}") for n in range(4)])
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause(0.3)
+        app.check_agents()  # each agent's notification becomes a toast
+        app.notify("a long second line\nthat must not open a row", title="Theme not loaded")
+        await pilot.pause(0.3)
+        ((region, text),) = shown_toasts(app)  # the newest in front, the four older behind it
+        assert text == "Theme not loaded: a long second line that must not open a row"
+        footer = app.screen.query_one(Footer)
+        assert region.height == 1 and region.y == footer.region.y and region.right == size[0]
+        for tile in app.screen.query(Tile):
+            assert not region.overlaps(tile.region), (region, tile.region)
+        row = painted_row(app, region.y)
+        assert all(isinstance(w, Toast) for w in row[region.x :])
+        assert all(w is footer or footer in w.ancestors for w in row[: region.x])
+        assert region.x >= len(" ⏎ Open  n Next needing you  r Reply ")
+
+
+async def test_watch_notifications_take_one_row_above_the_status_line_inside_the_frame() -> None:
+    app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
+    async with app.run_test(size=(80, 20), notifications=True) as pilot:
+        await pilot.pause(0.2)
+        app.notify("one", title="First")
+        app.notify("two\nlines", title="Second")
+        await pilot.pause(0.3)
+        view = app.screen.query_one(TerminalView)
+        ((region, text),) = shown_toasts(app)  # the newest in front, the older one behind it
+        assert text == "Second: two lines"
+        assert region.height == 1
+        assert view.content_region.contains_region(region)
+        assert region.bottom == view.content_region.bottom
+        row = painted_row(app, region.y)
+        assert row[-1] is view  # the frame's right edge on the toast's row
+        assert all(w is view for w in row[: region.x])
+        await pilot.press("f")  # full window: the row above the status line
+        await pilot.pause(0.3)
+        ((region, _),) = shown_toasts(app)
+        status = app.screen.query_one(StatusBar).region
+        assert region.bottom == status.y and region.right == 80
+
+
+async def test_under_a_dialog_notifications_take_one_row_at_the_bottom_and_only_once() -> None:
+    app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
+    async with app.run_test(size=(80, 20), notifications=True) as pilot:
+        await pilot.pause(0.2)
+        app.notify("before the dialog")
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+t")  # "Take control of this agent?"
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ConfirmScreen)
+        app.notify("while you decide", title="Heads up")
+        await pilot.pause(0.3)
+        ((region, text),) = shown_toasts(app)
+        assert (region.height, region.bottom, region.right) == (1, 20, 80)
+        assert text == "Heads up: while you decide"
+        beneath = app.screen_stack[-2].query(Toast)  # dimmed under the dialog: not shown twice
+        assert [toast.styles.visibility for toast in beneath] == ["hidden"]

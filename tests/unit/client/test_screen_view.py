@@ -1,0 +1,205 @@
+"""The client session core in the screen view: tiles ask for the screen's state where the peer
+can send it (never when recorded), frames become the tile's model through the one inbox, the
+agent's notifications still reach attention, and the switch back to the stream has no gap.
+
+Writer and reader together where it matters: the server's :class:`ScreenFeed` over a real
+:class:`TerminalModel` makes the frames the session is fed.
+"""
+
+from __future__ import annotations
+
+import json
+
+from observer.app.recogniser_files import built_in_recognisers
+from observer.client.watched import TILE_FPS, WatchedSession
+from observer.protocol import frames as f
+from observer.protocol.adapter import Message
+from observer.protocol.adapters import ProtocolName
+from observer.protocol.screen_frames import Screen
+from observer.server.screen_sync import NotificationLog, RowVersions, ScreenFeed
+from observer.terminal import TerminalModel
+from tests.unit.client.drive import connect, drain, recorded, snapshot
+
+COLS, ROWS = 40, 5
+
+
+def views(messages: list[Message]) -> list[dict[str, object]]:
+    """The ``view`` frames among ``messages``."""
+    decoded = [json.loads(m) for m in messages if isinstance(m, str)]
+    return [m for m in decoded if m.get("type") == "view"]
+
+
+class Agent:
+    """The server's side: its model of the agent's screen and one tile's screen feed."""
+
+    def __init__(self) -> None:
+        self.model = TerminalModel(COLS, ROWS, scrollback=0)
+        self.rows = RowVersions(ROWS)
+        self.notices = NotificationLog()
+        self.now = 0.0
+        self.feed = ScreenFeed(TILE_FPS, clock=lambda: self.now)
+        self.offset = 0
+
+    def prints(self, data: bytes) -> None:
+        self.rows.bump(self.model.feed(data))
+        self.notices.add(self.model.take_notifications())
+        self.offset += len(data)
+
+    def frame(self, *, force: bool = False) -> str:
+        self.now += 1.0
+        message = self.feed.frame(self.model, self.rows, self.offset, self.notices, force=force)
+        assert message is not None
+        return message
+
+
+def tile(protocol: ProtocolName = "observer", **options: object) -> WatchedSession:
+    """A connected session that chose the screen view, as a dashboard tile does."""
+    session = WatchedSession(scrollback=0, recognisers=built_in_recognisers(), **options)  # type: ignore[arg-type]
+    session.choose_view("screen")
+    connect(session, protocol)
+    return session
+
+
+def test_a_tile_asks_a_native_peer_for_the_screen_at_its_frame_rate() -> None:
+    session = tile()
+    assert views(drain(session)) == [{"type": "view", "view": "screen", "fps": TILE_FPS}]
+    assert session.view == "screen"
+    session.choose_view("screen")  # asked already: nothing more to send
+    assert views(drain(session)) == []
+
+
+def test_peers_without_the_screen_view_keep_the_stream() -> None:
+    output: dict[ProtocolName, Message] = {
+        "ttyd": b"0still parsed\r\n",
+        "jupyter": json.dumps(["stdout", "still parsed\r\n"]),
+        "raw": b"still parsed\r\n",
+    }
+    for protocol, message in output.items():
+        session = tile(protocol)
+        assert views(drain(session)) == []
+        assert session.view == "stream"
+        session.received(message, 1.0)
+        drain(session)
+        assert session.model.text()[0] == "still parsed"
+
+
+def test_a_recorded_or_headless_session_never_leaves_the_stream() -> None:
+    policy, _ = recorded()
+    for session in (tile(recording=policy), tile(show=False)):
+        assert not session.screen_allowed()
+        assert views(drain(session)) == []
+        assert session.view == "stream"
+
+
+def test_frames_become_the_tiles_model_through_the_inbox_with_only_changed_rows_repainted() -> None:
+    session, agent = tile(), Agent()
+    repainted: list[set[int]] = []
+    session.subscribe(lambda dirty, whole: repainted.append(set(range(ROWS)) if whole else dirty))
+    agent.prints(b"\x1b[1;32mPASSED\x1b[0m one\r\n\x1b[38;2;9;99;199mtrue\x1b[0m colour\r\n$ ")
+    session.received(agent.frame(), 1.0)
+    assert session.pending  # fed by the feeder, as output is
+    drain(session)
+    for y in range(ROWS):
+        assert session.model.line(y) == agent.model.line(y)
+    repainted.clear()
+    # Row 1 written again the same (as an Ink UI redraws), row 2 changed.
+    agent.prints(b"\x1b[2;1H\x1b[38;2;9;99;199mtrue\x1b[0m colour\x1b[3;3Hls")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert repainted == [{2}]
+    assert session.model.text() == agent.model.text()
+    model = agent.model
+    assert (session.model.cursor_x, session.model.cursor_y) == (model.cursor_x, model.cursor_y)
+
+
+def test_a_notification_or_a_bell_in_a_frame_is_the_tiles_attention() -> None:
+    session, agent = tile(), Agent()
+    agent.prints(b"working\r\n")
+    session.received(agent.frame(), 1.0)
+    drain(session)
+    # The screen does not change: only the frame's notification says the agent asks.
+    agent.prints(b"\x1b]9;Claude needs your permission to use Bash\x07")
+    message = agent.frame()
+    assert '"notifications"' in message and '"lines":[]' in message
+    session.received(message, 2.0)
+    drain(session)
+    attention = session.status(2.0).attention
+    assert attention is not None and attention.reason == "needs permission"
+    assert attention.text == "Claude needs your permission to use Bash"
+    quiet = tile()
+    quiet.received(agent.frame(force=True), 1.0)
+    drain(quiet)
+    agent.prints(b"\x07")
+    quiet.received(agent.frame(), 3.0)
+    drain(quiet)
+    assert quiet.status(10.0).agent == "waiting"
+
+
+def test_opening_the_tile_continues_the_stream_from_the_last_frame_with_no_gap() -> None:
+    session, agent = tile(), Agent()
+    agent.prints(b"tick 1\r\ntick 2\r\n")
+    session.received(agent.frame(), 1.0)
+    drain(session)
+    session.choose_view("stream")
+    assert views(drain(session)) == [{"type": "view", "view": "stream"}]
+    agent.prints(b"tick 3\r\n")
+    last = agent.frame(force=True)  # the server's last frame, then a snapshot at its offset
+    session.received(last, 2.0)
+    session.received(snapshot(agent.offset, agent.model.to_ansi()), 2.0)
+    session.received(b"tick 4\r\n", 2.0)
+    drain(session)
+    status = session.status(2.0)
+    assert status.gaps == 0 and session.snapshots == 2
+    assert session.model.text()[:4] == ["tick 1", "tick 2", "tick 3", "tick 4"]
+    session.choose_view("screen")  # back on the dashboard
+    assert views(drain(session)) == [{"type": "view", "view": "screen", "fps": TILE_FPS}]
+
+
+def test_a_full_frame_replaces_the_screen_the_stream_left_and_its_modes() -> None:
+    session = WatchedSession(scrollback=0)
+    connect(session)
+    # The stream left a scroll region and origin mode set: a repaint must not land in it.
+    session.received(b"\x1b[2;3r\x1b[?6hstale", 1.0)
+    drain(session)
+    session.choose_view("screen")
+    agent = Agent()
+    agent.prints(b"top\r\n\r\n\r\n\r\nbottom")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.model.text() == agent.model.text()
+
+
+def test_a_reconnected_tile_asks_for_the_screen_again() -> None:
+    session = tile()
+    drain(session)
+    session.closed("dropped", code=None, now=1.0)
+    connect(session, now=2.0)
+    assert views(drain(session)) == [{"type": "view", "view": "screen", "fps": TILE_FPS}]
+
+
+def test_the_screen_view_never_asks_to_skip_ahead() -> None:
+    session, agent = tile(), Agent()
+    drain(session)
+    session.catch_up.rate.bytes_per_second = 1.0  # everything would take ages to parse
+    agent.prints(b"x" * 100)
+    session.received(agent.frame(), 1.0)
+    session.check_backlog(1.0)
+    assert session.resyncs == 0
+
+
+def test_screen_frames_round_trip_their_notifications() -> None:
+    from observer.terminal import BellRung, NotificationSent, ProgressReported
+
+    sent = Screen(
+        7,
+        COLS,
+        ROWS,
+        False,
+        (),
+        (0, 0),
+        True,
+        "",
+        (NotificationSent("a;b", "c", "osc777"), BellRung(), ProgressReported(1, 40)),
+    )
+    decoded = f.decode_server_frame(f.encode(sent))
+    assert decoded == sent

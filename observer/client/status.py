@@ -75,6 +75,23 @@ class SessionStatus:
     progress: ProgressReported | None = None
     """The agent's last progress report (OSC 9;4), while it lasts."""
 
+    @property
+    def live(self) -> bool:
+        """The connection is up and the program runs, so what the peer last said is current.
+
+        Otherwise the agent's state, the watchers and the holder are what they were when the
+        connection went down or the program ended: a view says the connection's state (or the
+        exit) instead, and shows none of them as if it were now.
+        """
+        return self.connection == "connected" and not self.exited
+
+    def agent_now(self) -> str | None:
+        """The agent's state for a line that tells the connection's state apart (the status
+        bar): None when that already says it all (the program exited: "exited with status 0"),
+        or when it is not known now (the connection is down: the last state would read as
+        current)."""
+        return self.summary() if self.live else None
+
     def summary(self) -> str:
         """A short plain-text state for a tile's title line."""
         attention = self.attention

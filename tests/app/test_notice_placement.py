@@ -2,16 +2,18 @@
 
 The dashboard's grid of tiles takes every row but its key line, so a notification lies on that
 line; on the watch screen it lies just above the status line, inside the frame when there is one.
-The agents' own notifications (OSC 9, as Claude Code sends them) reach the app's toasts through
-the real model and session core.
+Only the newest shows; nothing but the toast itself covers any cell (the rack that holds it
+paints nothing). The agents' own notifications (OSC 9, as Claude Code sends them) reach the
+app's toasts through the real model and session core.
 """
 
 from __future__ import annotations
 
 import pytest
 from textual.geometry import Region
+from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._toast import Toast, ToastRack
+from textual.widgets._toast import Toast
 
 from observer.app.app import ObserverApp
 from observer.app.screens.confirm import ConfirmScreen
@@ -24,10 +26,14 @@ ASKS = b"\x1b]9;Claude needs your permission to use Bash\x07"
 
 
 def shown_toasts(app: ObserverApp) -> list[tuple[Region, str]]:
-    """The visible parts of the toasts and their text (the older ones wait behind the newest)."""
-    rack = app.screen.query_one(ToastRack).region
-    shown = [(toast.region.intersection(rack), toast) for toast in app.screen.query(Toast)]
-    return [(region, str(toast.render())) for region, toast in shown if region.area]
+    """The toasts on the screen and their text (the older ones wait, undrawn, behind the newest)."""
+    toasts = app.screen.query(Toast)
+    return [(toast.region, str(toast.render())) for toast in toasts if toast.region.area]
+
+
+def painted_row(app: ObserverApp, y: int) -> list[Widget]:
+    """The widget drawn at each cell of row ``y``."""
+    return [app.screen.get_widget_at(x, y)[0] for x in range(app.screen.size.width)]
 
 
 @pytest.mark.parametrize("size", [(200, 60), (80, 24)])
@@ -41,12 +47,15 @@ async def test_dashboard_notifications_lie_on_the_key_line_and_cover_no_tile(
         app.notify("a long second line\nthat must not open a row", title="Theme not loaded")
         await pilot.pause(0.3)
         ((region, text),) = shown_toasts(app)  # the newest in front, the four older behind it
-        footer = app.screen.query_one(Footer).region
-        assert region.height == 1 and region.y == footer.y and region.right == size[0]
+        assert text == "Theme not loaded: a long second line that must not open a row"
+        footer = app.screen.query_one(Footer)
+        assert region.height == 1 and region.y == footer.region.y and region.right == size[0]
         for tile in app.screen.query(Tile):
             assert not region.overlaps(tile.region), (region, tile.region)
-        assert text == "Theme not loaded: a long second line that must not open a row"
-        assert footer.width - region.width >= len(" ⏎ Open  n Next needing you  r Reply ")
+        row = painted_row(app, region.y)
+        assert all(isinstance(w, Toast) for w in row[region.x :])
+        assert all(w is footer or footer in w.ancestors for w in row[: region.x])
+        assert region.x >= len(" ⏎ Open  n Next needing you  r Reply ")
 
 
 async def test_watch_notifications_take_one_row_above_the_status_line_inside_the_frame() -> None:
@@ -58,10 +67,13 @@ async def test_watch_notifications_take_one_row_above_the_status_line_inside_the
         await pilot.pause(0.3)
         view = app.screen.query_one(TerminalView)
         ((region, text),) = shown_toasts(app)  # the newest in front, the older one behind it
+        assert text == "Second: two lines"
         assert region.height == 1
         assert view.content_region.contains_region(region)
         assert region.bottom == view.content_region.bottom
-        assert text == "Second: two lines"
+        row = painted_row(app, region.y)
+        assert row[-1] is view  # the frame's right edge on the toast's row
+        assert all(w is view for w in row[: region.x])
         await pilot.press("f")  # full window: the row above the status line
         await pilot.pause(0.3)
         ((region, _),) = shown_toasts(app)

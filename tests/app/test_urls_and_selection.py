@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from observer.app.urls import describe, spans, url_at
+from observer.app.urls import FoundLink, describe, spans, url_at
 from observer.app.widgets.selection import Point, Selection, line_text
 from observer.terminal import Cell, TerminalModel
 
@@ -16,6 +16,11 @@ def lines_of(model: TerminalModel) -> Callable[[int], Sequence[Cell]]:
         return model.line(line) if 0 <= line < model.rows else ()
 
     return cells_of
+
+
+def target_at(cells_of: Callable[[int], Sequence[Cell]], line: int, column: int) -> str | None:
+    found = url_at(cells_of, line, column)
+    return None if found is None else found.target
 
 
 def screen(data: str, cols: int = 40, rows: int = 6) -> TerminalModel:
@@ -48,9 +53,9 @@ def test_addresses_are_found_without_the_punctuation_around_them(
 def test_the_address_under_a_cell_and_only_under_it() -> None:
     model = screen("a https://example.com/one b https://example.com/two")
     cells_of = lines_of(model)
-    assert url_at(cells_of, 0, 2) == "https://example.com/one"
-    assert url_at(cells_of, 0, 26) is None
-    assert url_at(cells_of, 1, 5) == "https://example.com/two"
+    assert target_at(cells_of, 0, 2) == "https://example.com/one"
+    assert target_at(cells_of, 0, 26) is None
+    assert target_at(cells_of, 1, 5) == "https://example.com/two"
 
 
 def test_an_address_wrapped_over_rows_is_joined_from_any_of_its_rows() -> None:
@@ -58,18 +63,21 @@ def test_an_address_wrapped_over_rows_is_joined_from_any_of_its_rows() -> None:
     model = screen(f"go {url} now", cols=40)
     cells_of = lines_of(model)
     for line, column in ((0, 10), (1, 0), (2, 11)):
-        assert url_at(cells_of, line, column) == url
-    assert url_at(cells_of, 2, 14) is None  # " now"
+        assert target_at(cells_of, line, column) == url
+    assert target_at(cells_of, 2, 14) is None  # " now"
 
 
 def test_a_row_that_ends_blank_is_not_joined_to_the_next() -> None:
     model = screen("https://example.com/a\r\nmore")
-    assert url_at(lines_of(model), 0, 3) == "https://example.com/a"
+    assert target_at(lines_of(model), 0, 3) == "https://example.com/a"
 
 
 def test_a_host_in_another_script_is_also_shown_in_its_ascii_form() -> None:
-    assert describe("https://example.com/") == "https://example.com/"
-    text = describe("https://\u0430pple.com/login")  # a Cyrillic а
+    assert describe(FoundLink("https://example.com/", "https://example.com/")) == (
+        "https://example.com/"
+    )
+    cyrillic = "https://\u0430pple.com/login"  # a Cyrillic а
+    text = describe(FoundLink(cyrillic, cyrillic))
     assert text.endswith("host: xn--pple-43d.com")
 
 

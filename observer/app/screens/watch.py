@@ -192,7 +192,7 @@ class WatchScreen(Screen[None]):
                     lambda: self._open(url), thread=True, group="links", exit_on_error=False
                 )
 
-        self.app.push_screen(ConfirmScreen("Open this link?", describe(url)), answered)
+        self.app.push_screen(ConfirmScreen("Open this link?", describe(message.link)), answered)
 
     def _open(self, url: str) -> None:
         """Open ``url`` (in a worker thread: a browser may take its time to start)."""

@@ -56,7 +56,7 @@ class StatusBar(Widget):
             text.append(" CONTROL ", f"bold {variables['background']} on {variables['warning']}")
         else:
             text.append(" WATCH ", f"bold {variables['background']} on {variables['primary']}")
-        if status.holder == "other":
+        if status.holder == "other" and status.live:
             text.append(" held by another client ", f"bold {variables['warning']}")
         elif status.in_control:
             text.append(" ctrl+] hands back ", "dim")
@@ -72,21 +72,23 @@ class StatusBar(Widget):
         # Most important first: a narrow window cuts the end of the line.
         text.append("│ ")
         text.append(self._connection(status))
-        text.append(" │ agent ")
-        state = status.summary() if status.connection == "connected" else status.agent
-        needs = status.attention is not None or state.startswith("waiting")
-        text.append(state, f"bold {variables['warning']}" if needs else "")
+        state = status.agent_now()  # each fact once; nothing stale shown as current
+        if state is not None:
+            text.append(" │ agent ")
+            needs = status.attention is not None or state.startswith("waiting")
+            text.append(state, f"bold {variables['warning']}" if needs else "")
         if self.link.session.recording is not None:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")
         text.append(self.link.label)
-        if status.latency is not None and status.connection == "connected":
+        connected = status.connection == "connected"  # else latency and watchers are stale
+        if status.latency is not None and connected:
             milliseconds = status.latency * 1000
             text.append(
                 f" │ {milliseconds:.1f} ms" if milliseconds < 10 else f" │ {milliseconds:.0f} ms"
             )
-        if status.watchers is not None:
+        if status.watchers is not None and connected:
             text.append(f" │ {status.watchers} watching")
         if status.title:
             text.append(" │ ")

@@ -9,8 +9,10 @@ With :attr:`TerminalView.interactive` (the watch screen's view), a drag selects 
 copies their text to the host's clipboard through the terminal (OSC 52, Textual's
 ``App.copy_to_clipboard``) and posts :class:`TerminalView.Copied`. While watching, the keys can
 select too (:meth:`TerminalView.action_select_with_keys`, tmux's copy mode: arrows move, ``space``
-anchors, ``y`` or ``enter`` copies, ``escape`` leaves). A click on a web address posts
-:class:`TerminalView.LinkClicked`: the screen shows the address before anything opens it.
+anchors, ``y`` or ``enter`` copies, ``escape`` leaves). A click on a web link (an OSC 8
+hyperlink or an address in the text, :func:`~observer.app.urls.url_at`) posts
+:class:`TerminalView.LinkClicked`: the screen shows the target before anything opens it; a
+link of another scheme is only shown.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from observer.app.urls import url_at
+from observer.app.urls import FoundLink, not_opened, url_at
 from observer.app.widgets.key_selection import KeySelection
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_canvas import TerminalCanvas
@@ -83,11 +85,13 @@ class TerminalView(TerminalCanvas, can_focus=True):
             self.text = text
 
     class LinkClicked(Message):
-        """A click on a web address in the agent's text (the screen shows it before opening)."""
+        """A click on a web link in the agent's text (the screen shows it before opening)."""
 
-        def __init__(self, url: str) -> None:
+        def __init__(self, link: FoundLink) -> None:
             super().__init__()
-            self.url = url
+            self.link = link
+            self.url = link.target
+            """What would open."""
 
     class CropChanged(Message):
         """What the view hides of the remote screen changed (:attr:`crop`)."""
@@ -163,7 +167,7 @@ class TerminalView(TerminalCanvas, can_focus=True):
         if not self.interactive or event.button != 1:
             return
         self.copy_mode = None
-        self._press = self.point_at(event.x, event.y)
+        self._press = self._cell_at(event)
         self._dragged = False
         self.select(None)
         if self._press is not None:
@@ -172,7 +176,7 @@ class TerminalView(TerminalCanvas, can_focus=True):
     def on_mouse_move(self, event: events.MouseMove) -> None:
         if self._press is None:
             return
-        point = self.point_at(event.x, event.y, clamp=True)
+        point = self._cell_at(event, clamp=True)
         if point is not None and (self._dragged or point != self._press):
             self._dragged = True
             self.select(Selection(self._press, point))
@@ -186,15 +190,22 @@ class TerminalView(TerminalCanvas, can_focus=True):
             self.copy_selection()
 
     def on_click(self, event: events.Click) -> None:
-        if self.scroll.scrolled and event.y == self.size.height - 1:
+        if self.scroll.scrolled and event.y - self.gutter.top == self.size.height - 1:
             self.action_jump_to_live()
             return
-        point = self.point_at(event.x, event.y)
+        point = self._cell_at(event)
         if not self.interactive or self._dragged or point is None:
             return
-        url = url_at(self.cells, point.line, point.column)
-        if url is not None:
-            self.post_message(self.LinkClicked(url))
+        link = url_at(self.cells, point.line, point.column)
+        if link is not None and link.opens:
+            self.post_message(self.LinkClicked(link))
+        elif link is not None:
+            self.notify(not_opened(link), title="Link", severity="warning", markup=False)
+
+    def _cell_at(self, event: events.MouseEvent, *, clamp: bool = False) -> Point | None:
+        """The terminal cell under the mouse (its offset counts the frame; cells do not)."""
+        gutter = self.gutter
+        return self.point_at(event.x - gutter.left, event.y - gutter.top, clamp=clamp)
 
     def select(self, selection: Selection | None) -> None:
         """Show ``selection`` (None: no selection)."""

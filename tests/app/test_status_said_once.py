@@ -1,0 +1,56 @@
+"""The status bar says each fact once, and nothing that went stale in an outage as if current.
+
+The status bar reads the session core's derived status (``SessionStatus.live`` and
+``agent_now``): an exit is the connection's part of the line ("exited with status 0"), not
+also the agent's; while the connection is down the agent's last state, the watchers, the
+latency and the holder are what they were before it dropped, so the line leaves them out.
+"""
+
+from __future__ import annotations
+
+from observer.app.app import ObserverApp
+from observer.app.links import ConnectionChanged, LatencyMeasured
+from observer.app.widgets.status_bar import StatusBar
+from observer.protocol.events import ControlChanged, Exited, OutputReceived
+from tests.app.conftest import scripted
+
+SIZE = (200, 20)  # wide enough that nothing is cut
+
+
+def status_text(app: ObserverApp) -> str:
+    return app.screen.query_one(StatusBar).describe(app.clock()).plain
+
+
+async def test_an_exit_is_said_once() -> None:
+    source = scripted([b"$ make\r\n"], identifier="build-7")
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        source.push(Exited(0))
+        await pilot.pause(0.1)
+        text = status_text(app)
+        assert "exited with status 0" in text
+        assert text.count("exited") == 1, text
+        assert "agent" not in text
+
+
+async def test_an_outage_shows_no_agent_state_watchers_latency_or_holder_from_before_it() -> None:
+    source = scripted([b"$ make\r\n"], identifier="build-7")
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        source.push(LatencyMeasured(0.004))
+        source.push(ControlChanged("other"))
+        source.push(OutputReceived(b"building...\r\n", 8))
+        await pilot.pause(0.1)
+        before = status_text(app)
+        assert "agent active" in before and "1 watching" in before and "4.0 ms" in before
+        assert "held by another client" in before
+        source.push(ConnectionChanged("reconnecting", reason="reset"))
+        await pilot.pause(0.1)
+        during = status_text(app)
+        assert "reconnecting in" in during
+        for stale in ("agent", "watching", " ms", "held by another client"):
+            assert stale not in during, (stale, during)
+        source.push(ConnectionChanged("connected"))
+        await pilot.pause(0.1)
+        assert "agent " in status_text(app)

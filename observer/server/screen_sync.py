@@ -20,6 +20,7 @@ alone makes a frame).
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -64,6 +65,14 @@ def row_text(cells: Sequence[Cell]) -> str:
     return "".join(out)
 
 
+def next_frame(now: float, interval: float) -> float:
+    """When the frame after one sent at ``now`` may go: on the clock's grid of ``interval``
+    seconds, at least half an interval later. Every tile of every session at one rate is then
+    sent its frame at the same moments, and the client draws them in one pass of its
+    compositor instead of one per tile (40 tiles: 8 passes a second instead of 60)."""
+    return math.ceil(now / interval + 0.5) * interval
+
+
 class RowVersions:
     """A version per row of the model: bumped when the row is written; painted once per version,
     and the row's content keeps its version while it is written the same."""
@@ -73,8 +82,9 @@ class RowVersions:
         """Bumped at every resize: a client whose generation differs gets a full frame."""
         self._clock = 0
         self.versions = [0] * rows
-        self._painted: dict[int, tuple[int, int, str]] = {}
-        """Row -> (the version painted, the version its text last changed, the text)."""
+        self._painted: dict[int, tuple[int, int, Sequence[Cell], str]] = {}
+        """Row -> (the version looked at, the version its cells last changed, the cells, their
+        text)."""
 
     def bump(self, rows: Iterable[int]) -> None:
         """The model's dirty rows after a feed."""
@@ -92,18 +102,18 @@ class RowVersions:
 
     def painted(self, model: ScreenRows, y: int) -> tuple[int, str]:
         """Row ``y`` painted (:func:`row_text`), once per version whoever asks: the version at
-        which its text last changed, and the text."""
+        which its cells last changed, and the text (a row written the same is not painted)."""
         version = self.versions[y]
         cached = self._painted.get(y)
         if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
-        text = row_text(model.line(y))
-        if cached is not None and cached[2] == text:
-            cached = (version, cached[1], cached[2])
+            return cached[1], cached[3]
+        cells = model.line(y)
+        if cached is not None and cached[2] == cells:
+            cached = (version, cached[1], cached[2], cached[3])
         else:
-            cached = (version, version, text)
+            cached = (version, version, cells, row_text(cells))
         self._painted[y] = cached
-        return cached[1], cached[2]
+        return cached[1], cached[3]
 
 
 class NotificationLog:
@@ -187,7 +197,7 @@ class ScreenFeed:
         if notices is not None:
             self._noticed = notices.last
         self._generation, self._rest = rows.generation, rest
-        self.due = now + self.interval
+        self.due = next_frame(now, self.interval)
         self.frames += 1
         cursor = (min(model.cursor_x, model.cols - 1), min(model.cursor_y, model.rows - 1))
         message = frames.encode(
@@ -296,20 +306,25 @@ class ScreenViews:
         if self._task is not None:
             self._task.cancel()
 
-    def send_due(self) -> int:
-        """Queue every due frame; return how many clients are in the screen view."""
+    def send_due(self) -> float | None:
+        """Queue every due frame; return the seconds until the next may be due (None: no
+        client is in the screen view)."""
         viewers = 0
+        wait = 1.0
         for client in self._clients:
-            if client.screen is None:
+            feed = client.screen
+            if feed is None:
                 continue
             viewers += 1
-            if client.overflowed:
-                continue
-            message = client.screen.frame(self._model, self._rows(), self._offset(), self._notices)
-            if message is not None:
-                client.push(message)
-        return viewers
+            if not client.overflowed:
+                message = feed.frame(self._model, self._rows(), self._offset(), self._notices)
+                if message is not None:
+                    client.push(message)
+            wait = min(wait, feed.due - time.monotonic())
+        return max(TICK, wait) if viewers else None
 
     async def _run(self) -> None:
-        while self.send_due():
-            await asyncio.sleep(TICK)
+        # Wake when the next frame may be due (a frame not sent for want of a change is due at
+        # once, so the ticker looks again each TICK until one comes).
+        while (wait := self.send_due()) is not None:
+            await asyncio.sleep(wait)

@@ -77,3 +77,26 @@ async def test_a_tile_repaints_a_few_times_a_second_and_only_the_row_that_change
         assert 2 <= drawn <= elapsed * 10 + 2  # a few frames a second, not the agent's 100
         assert refreshed and all(len(regions) == 1 for regions in refreshed)
         assert "count 99" in "".join(view.render_line(y).text for y in range(view.size.height))
+
+
+async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_closes() -> None:
+    links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        tile = app.screen.query(Tile).first()
+        view = tile.query_one(TerminalView)
+        await pilot.press("ctrl+p")  # the command palette: a dialog over the dashboard
+        await pilot.pause(0.2)
+        assert tile.paused
+        frames = view.frames
+        for n in range(20):
+            links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
+            await asyncio.sleep(0.01)
+        await pilot.pause(3 * TILE_FRAME)
+        assert view.frames == frames  # the dashboard beneath was not repainted
+        assert "count 19" in links[0].session.model.text()[4]  # the session kept up
+        await pilot.press("escape")
+        await pilot.pause(3 * TILE_FRAME)
+        assert not tile.paused
+        assert "count 19" in "".join(view.render_line(y).text for y in range(view.size.height))

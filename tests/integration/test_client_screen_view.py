@@ -115,7 +115,7 @@ async def test_a_tile_gets_frames_opening_it_continues_the_stream_and_back_again
             mark = len(tile.events)
             session.choose_view("screen")
             await wait_for(lambda: viewers(server) == 1 and bool(tile.of(ScreenReceived, mark)))
-            assert session.model.text() == model_text(server)
+            await wait_for(lambda: session.model.text() == model_text(server))  # once parsed
             (tmp_path / "notify").touch()
             await wait_for(lambda: session.status(time.monotonic()).attention is not None)
             attention = session.status(time.monotonic()).attention

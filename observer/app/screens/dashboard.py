@@ -69,21 +69,35 @@ class DashboardScreen(Screen[None]):
         self.set_interval(1.0, self.update_titles)
 
     def update_titles(self) -> None:
-        """Refresh every tile's title line (agent states change with time: ``idle 5s``)."""
-        for tile in self.tiles:
-            tile.update_title()
+        """Refresh every tile's title line (agent states change with time: ``idle 5s``);
+        nothing while the dashboard is hidden or under a dialog (it would repaint all of it)."""
+        if self.on_top:
+            for tile in self.tiles:
+                tile.update_title()
 
     def session_changed(self, link: Link) -> None:
         """A session's status changed: its tile's title shows it at once."""
         for tile in self.tiles:
-            if tile.link is link and tile.is_mounted:
+            if tile.link is link and tile.is_mounted and self.on_top:
                 tile.update_title()
+
+    @property
+    def on_top(self) -> bool:
+        """Whether the dashboard is the screen in front (not under a dialog or a full view)."""
+        return self.is_attached and self.app.screen is self
+
+    def on_screen_suspend(self) -> None:
+        for tile in self.tiles:
+            tile.pause()  # hidden or under a dialog: see the tile's module docstring
 
     def on_screen_resume(self) -> None:
         for view in self.query(TerminalView):
-            view.set_palette(self.palette)
+            if view.palette != self.palette:  # the theme changed meanwhile
+                view.set_palette(self.palette)  # (it redraws the whole tile)
         for tile in self.tiles:
             tile.watch_small()  # back from a full view
+            tile.resume()
+        self.update_titles()
 
     @property
     def tiles(self) -> list[Tile]:

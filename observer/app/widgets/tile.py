@@ -8,7 +8,10 @@ someone has a heavy warning border.
 
 A tile asks its session for the screen's state rather than the byte stream (the screen view:
 the server sends the rows that changed, at most as often as a tile repaints), where the peer can
-send it and nothing records the session; the session core decides that.
+send it and nothing records the session; the session core decides that. While the dashboard is hidden or under a dialog, a tile draws
+nothing (a dialog repaints the whole dashboard beneath it for each change of any tile: 40 tiles
+made the command palette take seconds to open); it keeps the rows that changed meanwhile and
+draws them when the dashboard shows again.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ class Tile(Vertical, can_focus=True):
         self.palette = palette
         self.index = index
         self._title = Text()
+        self._missed: tuple[set[int], bool] | None = None
+        """While paused: the rows that changed, and whether the whole screen did."""
 
     def compose(self) -> ComposeResult:
         yield Static(classes="tile-title")
@@ -75,6 +80,34 @@ class Tile(Vertical, can_focus=True):
     def on_mount(self) -> None:
         self.update_title()
         self.watch_small()
+
+    @property
+    def paused(self) -> bool:
+        """Whether the tile draws nothing for now (see the module docstring)."""
+        return self._missed is not None
+
+    def pause(self) -> None:
+        """Draw nothing until :meth:`resume`; note what changes meanwhile."""
+        if self._missed is None:
+            self.session.unsubscribe(self.query_one(TerminalView).mark_dirty)
+            self._missed = (set(), False)
+            self.session.subscribe(self._note)
+
+    def resume(self) -> None:
+        """Draw what changed while paused, and go on drawing."""
+        if self._missed is None:
+            return
+        (rows, whole), self._missed = self._missed, None
+        self.session.unsubscribe(self._note)
+        view = self.query_one(TerminalView)
+        self.session.subscribe(view.mark_dirty)
+        if rows or whole:
+            view.mark_dirty(rows, whole)
+
+    def _note(self, rows: set[int], whole: bool) -> None:
+        if self._missed is not None:
+            self._missed[0].update(rows)
+            self._missed = (self._missed[0], self._missed[1] or whole)
 
     def watch_small(self) -> None:
         """Ask for the screen's state, as a tile shows it (the full view asks for the stream)."""

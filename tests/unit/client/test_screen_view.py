@@ -104,7 +104,9 @@ def test_frames_become_the_tiles_model_through_the_inbox_with_only_changed_rows_
     repainted.clear()
     # Row 1 written again the same (as an Ink UI redraws), row 2 changed.
     agent.prints(b"\x1b[2;1H\x1b[38;2;9;99;199mtrue\x1b[0m colour\x1b[3;3Hls")
-    session.received(agent.frame(), 2.0)
+    message = agent.frame()
+    assert [row for row, _ in json.loads(message)["lines"]] == [2]  # the server sent only it
+    session.received(message, 2.0)
     drain(session)
     assert repainted == [{2}]
     assert session.model.text() == agent.model.text()

@@ -70,6 +70,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         self._prefixes: dict[str, Prefix] = {}
         # Text tokens seen before (see _Known), and the actions of all other tokens.
         self._known: dict[str, Known] = {}
+        self._bolds: dict[int, tuple[Cell, Cell]] = {}
         self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,

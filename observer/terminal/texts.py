@@ -27,8 +27,10 @@ _KNOWN_MAX = 256
 ONCE_TEXT = 12
 #: How :meth:`TextDrawer._word`'s tokens start.
 WORD_HEAD = "\x1b[38;2;"
-#: The longest token :meth:`TextDrawer._word` takes: the head, "255;255;255m" and a text.
-WORD_MAX = len(WORD_HEAD) + 12 + ONCE_TEXT
+#: The longest token :meth:`TextDrawer._word` takes: the head, "255;255;255m", a bold and a
+#: text.
+WORD_MAX = len(WORD_HEAD) + 12 + 4 + ONCE_TEXT
+_BOLD = "\x1b[1m"
 _TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
 
 
@@ -36,14 +38,19 @@ class TextDrawer(ActionCompiler):
     """The text states of :class:`~observer.terminal.stream.VTStream`."""
 
     _known: dict[str, Known]
+    #: Pens in bold, by the id of the pen they were made from (kept in the entry).
+    _bolds: dict[int, tuple[Cell, Cell]]
 
     def _word(self, token: str) -> bool:
-        """The most frequent token of agent UIs, a truecolour foreground and a short ASCII
-        word (``ESC [ 38;2;R;G;B m word``), drawn at once; ``False`` (nothing done) when the
+        """The most frequent token of agent UIs, a truecolour foreground and a short word
+        (``ESC [ 38;2;R;G;B m word``, or ``... m ESC [ 1 m word`` in bold), drawn at once; ``False`` (nothing done) when the
         token is not that, or it came before (a theme's colour on the same word comes back:
         the general path compiles it and remembers its cells). What :meth:`_once_only`
         does, with less to decide."""
         params, _, data = token[7:].partition("m")
+        bold = data[:4] == _BOLD  # a word set off in bold as well
+        if bold:
+            data = data[4:]
         parts = params.split(";")
         hexes = HEX_BY_TEXT  # the components as programs write them: "0".."255"
         if not (
@@ -59,7 +66,7 @@ class TextDrawer(ActionCompiler):
             return False
         screen = self.screen
         cursor = screen.cursor
-        base = cursor.attrs
+        base = cursor.attrs if not bold else self._bold(cursor.attrs)
         # Concatenating tuples builds them faster than unpacking into a display.
         rest = (hexes[parts[0]] + hexes[parts[1]] + hexes[parts[2]],) + base[2:]  # noqa: RUF005
         pen: Cell = tuple.__new__(Cell, base[:1] + rest)
@@ -67,6 +74,15 @@ class TextDrawer(ActionCompiler):
         cursor.attrs = pen
         self._draw_once(data, rest)
         return True
+
+    def _bold(self, pen: Cell) -> Cell:
+        """``pen`` in bold, one object per pen (what a pen met once is derived from)."""
+        found = self._bolds.get(id(pen))
+        if found is None or found[0] is not pen:
+            if len(self._bolds) >= 256:  # bounds memory
+                self._bolds.clear()
+            found = self._bolds[id(pen)] = (pen, self.screen.intern_pen(pen._replace(bold=True)))
+        return found[1]
 
     def _once_only(self, token: str, before: str, data: str) -> None:
         """A text whose sequences were never seen before: run them without compiling (if
@@ -132,10 +148,12 @@ class TextDrawer(ActionCompiler):
             self._run_parts(before)
             return None
         head, sgrs = before[: tail.start()], tail.group()
-        if head and not self._run_known(head):
-            self._run_parts(head)
-        if self._run_known(sgrs):
-            return None
+        if head:
+            if not self._run_known(head):
+                self._run_parts(head)
+            if self._run_known(sgrs):
+                return None
+        # (SGRs alone are the text's whole run, which the caller found new.)
         pen = self._pens_once(self.screen.cursor.attrs, sgrs)
         if pen is None:
             self._run_parts(sgrs)

@@ -28,10 +28,10 @@ examples:
 """
 
 
-def _command_modules() -> list[ModuleType]:
+def _command_modules(only: str | None = None) -> list[ModuleType]:
     found = []
     for info in pkgutil.iter_modules(commands.__path__):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or only not in (None, info.name):
             continue
         module = importlib.import_module(f"{commands.__name__}.{info.name}")
         if hasattr(module, "NAME") and hasattr(module, "run"):
@@ -39,8 +39,14 @@ def _command_modules() -> list[ModuleType]:
     return sorted(found, key=lambda m: str(m.NAME))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Return the parser with one sub-parser per command module."""
+def _command_names() -> set[str]:
+    """The commands' names (a command's module is named after it), without importing them."""
+    return {i.name for i in pkgutil.iter_modules(commands.__path__) if not i.name.startswith("_")}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Return the parser with one sub-parser per command module (``only``: that command's
+    alone, so running one command imports no other command's module)."""
     parser = argparse.ArgumentParser(
         prog="observer",
         description="Watch, take over, record and replay an AI coding agent's terminal.",
@@ -49,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"observer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules():
+    for module in _command_modules(only):
         command = sub.add_parser(
             module.NAME,
             help=module.HELP,
@@ -64,8 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    named = words[0] if words and words[0] in _command_names() else None
+    parser = build_parser(named)
+    args = parser.parse_args(words)
     run = getattr(args, "_run", None)
     if run is None:
         parser.print_help()

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from rich.color import ColorSystem
-from rich.console import Console
-from rich.segment import Segment
-from rich.terminal_theme import SVG_EXPORT_THEME, TerminalTheme
-from rich.text import Text
-
-from observer.rendering import CellLike, cells_to_segments
 from observer.terminal.sanitize import rows_text
+
+if TYPE_CHECKING:
+    # Rich and the renderer are imported where they are used: `render --format text`, the
+    # most frequent use in CI, starts faster without them.
+    from rich.segment import Segment
+    from rich.terminal_theme import TerminalTheme
+    from rich.text import Text
+
+    from observer.rendering import CellLike
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -47,6 +49,8 @@ class ScreenLike(Protocol):
 
 
 def _row_segments(screen: ScreenLike, y: int, cursor: bool) -> list[Segment]:
+    from observer.rendering import cells_to_segments
+
     shown = cursor and screen.cursor_visible and y == screen.cursor_y
     return cells_to_segments(screen.line(y), None, screen.cursor_x if shown else None)
 
@@ -58,6 +62,8 @@ def screen_text(screen: ScreenLike) -> str:
 
 def screen_to_text(screen: ScreenLike, *, cursor: bool = True) -> Text:
     """The whole screen as one Rich ``Text`` (rows joined by newlines), palette colours indexed."""
+    from rich.text import Text
+
     text = Text(no_wrap=True, end="")
     for y in range(screen.rows):
         if y:
@@ -69,6 +75,8 @@ def screen_to_text(screen: ScreenLike, *, cursor: bool = True) -> Text:
 
 def screen_ansi(screen: ScreenLike, *, cursor: bool = True) -> str:
     """The screen as SGR-coloured lines: text, colours and attributes only (see the module)."""
+    from rich.color import ColorSystem
+
     out: list[str] = []
     for y in range(screen.rows):
         for segment in _trimmed(_row_segments(screen, y, cursor)):
@@ -81,6 +89,8 @@ def screen_ansi(screen: ScreenLike, *, cursor: bool = True) -> str:
 
 def _trimmed(segments: list[Segment]) -> list[Segment]:
     """Without the row's trailing blanks where nothing shows them (noise in a log)."""
+    from rich.segment import Segment
+
     while segments:
         last = segments[-1]
         style = last.style
@@ -111,6 +121,8 @@ def screen_svg(
         theme: The recording's asciicast theme, if any.
         cursor: Draw a visible cursor as an inverted cell.
     """
+    from rich.console import Console
+
     console = Console(
         record=True,
         width=screen.cols,
@@ -130,6 +142,8 @@ def screen_svg(
 
 def terminal_theme(theme: Mapping[str, str] | None) -> TerminalTheme:
     """Build a Rich theme from an asciicast theme, or return Rich's SVG default."""
+    from rich.terminal_theme import SVG_EXPORT_THEME, TerminalTheme
+
     if not theme:
         return SVG_EXPORT_THEME
     try:

@@ -21,6 +21,8 @@ MAX_SEQUENCE = 1024
 MAX_CACHED = 4096
 
 Action = Callable[[], object]
+#: What :meth:`ActionCompiler.prefix` finds out about a run of sequences before a text.
+Prefix = tuple[Action | None, Cell | None, bool, bool]
 _CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
 
 
@@ -31,6 +33,13 @@ def apply(pen: Cell, params: str) -> Cell:
         if found is not None:
             return found
     return apply_sgr(pen, csi.parse_params(params) or ())
+
+
+def sets_fg(chain: str) -> bool:
+    """Whether a run of SGRs of simple codes sets the foreground: its result is then the
+    same from two pens that differ only in their foreground."""
+    steps = [assignments(params) for params in chain[2:-1].split("m\x1b[")]
+    return None not in steps and any(i == 1 for step in steps for i, _ in step or ())
 
 
 def resets(params: str) -> bool:
@@ -54,7 +63,7 @@ class ActionCompiler:
     screen: VTScreen
     _cache: dict[str, Action]
     _chains: dict[str, Action]
-    _prefixes: dict[str, tuple[Action | None, Cell | None, bool]]
+    _prefixes: dict[str, Prefix]
     _once: set[str]
 
     def _seen_before(self, token: str) -> bool:
@@ -180,10 +189,11 @@ class ActionCompiler:
             self._chains[chain] = action
         return action
 
-    def prefix(self, chain: str) -> tuple[Action | None, Cell | None, bool]:
+    def prefix(self, chain: str) -> Prefix:
         """The run of simple CSIs and CR LFs before a text, cached by its text: an action
         (or ``None``); when the run ends by setting a pen that does not depend on the pen
-        before, that pen; and whether the action only changes the pen (relative SGRs)."""
+        before, that pen; whether the action only changes the pen (relative SGRs); and
+        whether it also sets the foreground whatever it was (see :func:`sets_fg`)."""
         found = self._prefixes.get(chain)
         if found is None:
             actions, pen = self._run_actions(chain)
@@ -195,7 +205,8 @@ class ActionCompiler:
                 else self._sequence(actions)
             )
             pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
-            found = (action, pen, pens_only and "\r" not in chain)
+            pens_only = pens_only and "\r" not in chain
+            found = (action, pen, pens_only, pens_only and sets_fg(chain))
             if len(chain) <= MAX_SEQUENCE:
                 if len(self._prefixes) >= MAX_CACHED:
                     self._prefixes.clear()
@@ -251,16 +262,14 @@ class ActionCompiler:
             entry = memo.get(id(old))
             if entry is None or entry[0] is not old:
                 if screen.derived_pen is old and resets_fg:
-                    base = screen.derived_from
-                    if old[2:] == base[2:]:
-                        # A pen met once differs from the pen it was decoded from only in
-                        # its foreground, which this SGR sets anew: the result is the same
-                        # from either, and the one from the pen decoded from is remembered.
-                        old = base
-                        entry = memo.get(id(old))
-                        if entry is not None and entry[0] is old:
-                            cursor.attrs = entry[1]
-                            return
+                    # A pen met once differs from the pen it was decoded from only in its
+                    # foreground, which this SGR sets anew: the result is the same from
+                    # either, and the one from the pen decoded from is remembered.
+                    old = screen.derived_from
+                    entry = memo.get(id(old))
+                    if entry is not None and entry[0] is old:
+                        cursor.attrs = entry[1]
+                        return
                 if len(memo) > 64:
                     memo.clear()
                 if fields is not None:

@@ -77,7 +77,7 @@ _SETS_BY_TEXT = {str(code): sets for code, sets in _SETS.items()}
 _SETS_BY_TEXT.update({f"0{code}": sets for code, sets in _SETS.items() if code < 10})
 _SETS_BY_TEXT["00"] = _SETS_BY_TEXT[""] = _SETS[0]
 #: Two hex digits for a colour component, by its text ("0".."255"; others are converted).
-_HEX = {str(i): f"{i:02x}" for i in range(256)}
+HEX_BY_TEXT = _HEX = {str(i): f"{i:02x}" for i in range(256)}
 
 
 def _hex(text: str) -> str:

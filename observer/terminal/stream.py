@@ -21,11 +21,11 @@ from itertools import accumulate, islice
 
 import pyte
 
-from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, noop
+from observer.terminal.actions import MAX_CACHED, Prefix, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
-from observer.terminal.sgr import decode
+from observer.terminal.texts import WORD_HEAD, WORD_MAX, Known, TextDrawer
 
 Action = Callable[[], object]
 # Printable text is matched with a plain range (a negated class is several times slower in
@@ -44,22 +44,11 @@ _TOKEN = re.compile(
     r"|\x1b(?:[ -/]++[0-~]|[0-OQ-WYZ\\`a-~])"  # an ESC sequence (not a CSI or a string)
     r"|[\s\S]"  # one character: a control, ESC, DEL or C1 (ESC is handled one by one)
 )
-#: Texts longer than this after a colour met once are drawn through the cache of its pen.
-_ONCE_TEXT = 12
 _TEXT_TOKEN = re.compile(rf"({_RUN}*+)({_TEXT}++)")
 _RUN_TOKEN = re.compile(rf"{_RUN}++")
 
-#: A text token remembered: the action of its sequences, the pen they set (when it does
-#: not depend on the pen before), the pen its text was drawn in, the text's length, its
-#: cells in that pen, its last character, and the pen that its sequences, when they are
-#: SGRs only (or none), turn into the pen it was drawn in (else ``None``).
-_Known = tuple[Action | None, Cell | None, Cell, int, tuple[Cell, ...], str, Cell | None]
-#: Text tokens longer than this are not remembered (64 characters of text at most when
-#: no escape sequence comes with it: plain log lines seldom repeat).
-_KNOWN_MAX = 256
 
-
-class VTStream(SequenceReader, pyte.Stream):
+class VTStream(SequenceReader, TextDrawer, pyte.Stream):
     """Parse bytes into calls on a :class:`VTScreen`.
 
     Args:
@@ -78,9 +67,10 @@ class VTStream(SequenceReader, pyte.Stream):
         self.ignoring_csi = False  # inside an over-long or malformed CSI
         self._cache: dict[str, Action] = {}
         self._chains: dict[str, Action] = {}
-        self._prefixes: dict[str, tuple[Action | None, Cell | None, bool]] = {}
+        self._prefixes: dict[str, Prefix] = {}
         # Text tokens seen before (see _Known), and the actions of all other tokens.
-        self._known: dict[str, _Known] = {}
+        self._known: dict[str, Known] = {}
+        self._bolds: dict[int, tuple[Cell, Cell]] = {}
         self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
@@ -142,10 +132,13 @@ class VTStream(SequenceReader, pyte.Stream):
                 known = known_get(token)
                 if known is not None:
                     # The hottest path: a text seen before, its cells ready.
-                    before, pen_set, pen, size, cells, last, pen_in = known
+                    before, pen_set, pen, size, cells, last, pen_in, fg_free = known
                     cursor = screen.cursor
                     old = cursor.attrs
-                    if old is pen_in:  # its sequences are SGRs, seen from this very pen
+                    if old is pen_in or (
+                        # a pen met once, made from pen_in by a foreground these SGRs set
+                        fg_free and old is screen.derived_pen and screen.derived_from is pen_in
+                    ):
                         cursor.attrs = pen
                     else:
                         if before is not None:
@@ -161,7 +154,10 @@ class VTStream(SequenceReader, pyte.Stream):
                         dirty_add(cursor.y)
                         screen.last_char = last
                     else:  # another pen or state: draw it the usual way
-                        self._text(token[-size:], token, before, pen_set, old if pen_in else None)
+                        pen_in = old if pen_in else None
+                        self._text(token[-size:], token, before, pen_set, pen_in, fg_free=fg_free)
+                    continue
+                if len(token) <= WORD_MAX and token[:7] == WORD_HEAD and self._word(token):
                     continue
                 action = self._actions.get(token)
                 if action is not None:
@@ -198,6 +194,7 @@ class VTStream(SequenceReader, pyte.Stream):
         if m is not None:
             before, data = m.groups()
             action = pen = None
+            fg_free = False
             pen_in: Cell | None = self.screen.cursor.attrs
             if before:
                 found = self._prefixes.get(before)
@@ -206,14 +203,14 @@ class VTStream(SequenceReader, pyte.Stream):
                         self._once_only(token, before, data)
                         return
                     found = self.prefix(before)
-                action, pen, pens_only = found
+                action, pen, pens_only, fg_free = found
                 if not pens_only:
                     pen_in = None  # the token's pen also depends on its other sequences
                 if action is not None:
                     action()
                 if pen is not None:
                     self.screen.cursor.attrs = pen
-            self._text(data, token, action, pen, pen_in)
+            self._text(data, token, action, pen, pen_in, fg_free=fg_free)
             return
         if _RUN_TOKEN.fullmatch(token):
             if not self._seen_before(token):
@@ -232,99 +229,3 @@ class VTStream(SequenceReader, pyte.Stream):
         self._actions[token] = action
         action()
         self.screen.last_char = ""
-
-    def _once_only(self, token: str, before: str, data: str) -> None:
-        """A text whose sequences were never seen before: run them without compiling (if
-        they come again they will be). A colour met once, such as a truecolour word, is
-        decoded from its parameters and its cells built for this text alone, leaving the
-        caches of pens and cells to pens that come back."""
-        screen = self.screen
-        cursor = screen.cursor
-        base = cursor.attrs
-        if len(before) > MAX_SEQUENCE:
-            pen = None  # a sequence too long is ignored (the general path knows how)
-        elif before.rfind(ESC) == 0 and before.find("m") == len(before) - 1:  # one SGR
-            pen = decode(base, before[2:-1])
-        elif before.count("m") == before.count(ESC) and "\r" not in before:  # SGRs only
-            pen = self._pens_once(base, before)
-        else:
-            pen = None
-        if pen is None or len(data) > _ONCE_TEXT:
-            # Not SGRs only, or a long text (several words: characters repeat, and a pen that
-            # colours a line tends to come back): the general path, with its caches.
-            if pen is None:
-                self._run_parts(before)
-            else:
-                cursor.attrs = screen.intern_pen(pen)
-            self._text(data, token, None, None, None, remember=False)
-            return
-        screen.derived_pen, screen.derived_from = pen, base
-        cursor.attrs = pen
-        x = cursor.x
-        end = x + len(data)
-        if (
-            end <= screen.columns
-            and screen.plain_draw
-            and (data.isascii() or screen.all_narrow(data))
-        ):
-            rest = pen[1:]
-            new = tuple.__new__
-            # Concatenation builds the cells faster than unpacking into a tuple display.
-            screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
-            cursor.x = end
-            screen.dirty.add(cursor.y)
-            screen.last_char = data[-1]
-        else:
-            screen.draw(data)
-
-    @staticmethod
-    def _pens_once(pen: Cell, before: str) -> Cell | None:
-        """The pen after a run of SGRs (``None`` where :func:`decode` declines one)."""
-        found: Cell | None = pen
-        for params in before[2:-1].split("m\x1b["):
-            if found is None:
-                return None
-            found = decode(found, params)
-        return found
-
-    def _text(
-        self,
-        data: str,
-        token: str,
-        before: Action | None,
-        pen_set: Cell | None,
-        pen_in: Cell | None,
-        *,
-        remember: bool = True,
-    ) -> None:
-        """Draw ``data`` (the text of ``token``, whose sequences have run) at the cursor and
-        remember the token's cells when they could be drawn as a run."""
-        screen = self.screen
-        cursor = screen.cursor
-        x = cursor.x
-        end = x + len(data)
-        if not (
-            end <= screen.columns
-            and screen.plain_draw
-            and (data.isascii() or screen.all_narrow(data))
-        ):
-            screen.draw(data)
-            return
-        pen = cursor.attrs
-        cache = screen._pen_cells if pen is screen._pen else screen._cells()
-        cells = tuple(map(cache.__getitem__, data))
-        screen.grid[cursor.y][x:end] = cells
-        cursor.x = end
-        screen.dirty.add(cursor.y)
-        screen.last_char = data[-1]
-        if remember and (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)):
-            once = self._once
-            if token not in once:  # remembered the second time it is seen
-                if len(once) >= MAX_CACHED:
-                    once.clear()
-                once.add(token)
-                return
-            known = self._known
-            if len(known) >= MAX_CACHED:
-                known.clear()
-            known[token] = (before, pen_set, pen, len(data), cells, data[-1], pen_in)

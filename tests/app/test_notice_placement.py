@@ -1,13 +1,16 @@
 """Where notifications appear: on one line at the bottom right, never over a tile.
 
 The dashboard's grid of tiles takes every row but its key line, so a notification lies on that
-line; on the watch screen it lies just above the status line, inside the frame when there is one.
+line; on the watch screen it lies just above the status line, inside the frame when there is one,
+and in the replay view inside the frame, above the timeline.
 Only the newest shows; nothing but the toast itself covers any cell (the rack that holds it
 paints nothing). The agents' own notifications (OSC 9, as Claude Code sends them) reach the
 app's toasts through the real model and session core.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from textual.geometry import Region
@@ -16,11 +19,15 @@ from textual.widgets import Footer
 from textual.widgets._toast import Toast
 
 from observer.app.app import ObserverApp
+from observer.app.replay_app import replay_app
 from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.replay import ReplayScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
+from observer.app.widgets.timeline import TimelineBar
 from tests.app.conftest import scripted
+from tests.app.test_replay import FrozenClock, counting, wait_for, write_cast
 
 ASKS = b"\x1b]9;Claude needs your permission to use Bash\x07"
 
@@ -97,3 +104,24 @@ async def test_under_a_dialog_notifications_take_one_row_at_the_bottom_and_only_
         assert text == "Heads up: while you decide"
         beneath = app.screen_stack[-2].query(Toast)  # dimmed under the dialog: not shown twice
         assert [toast.styles.visibility for toast in beneath] == ["hidden"]
+
+
+async def test_replay_notifications_take_one_row_inside_the_frame_above_the_timeline(
+    tmp_path: Path,
+) -> None:
+    path = write_cast(tmp_path / "count.cast", counting(30))
+    app = replay_app(path, autoplay=False, clock=FrozenClock())
+    async with app.run_test(size=(60, 14), notifications=True) as pilot:
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        await wait_for(pilot, lambda: replay.index.done)
+        await pilot.press("]", "]", "]", "]")  # past the last marker: "No more markers that way."
+        await pilot.pause(0.3)
+        ((region, text),) = shown_toasts(app)
+        assert text == "No more markers that way."
+        view = replay.query_one(TerminalView)
+        assert view.content_region.contains_region(region)
+        assert region.bottom == view.content_region.bottom
+        assert painted_row(app, region.y)[-1] is view  # the frame's right edge
+        timeline = replay.query_one(TimelineBar).region
+        assert not region.overlaps(timeline)

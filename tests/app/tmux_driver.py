@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
+import uuid
 from collections.abc import Callable
 
 
@@ -11,6 +13,17 @@ def tmux(*args: str) -> str:
     return subprocess.run(
         ["tmux", *args], check=True, capture_output=True, text=True, timeout=10
     ).stdout
+
+
+def start(prefix: str, cols: int, rows: int, command: str) -> str:
+    """Run ``command`` in a new detached tmux session of ``cols`` x ``rows``; its name."""
+    name = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "TERM": "xterm-256color"}
+    size = ("-x", str(cols), "-y", str(rows))
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, *size, command], check=True, env=env, timeout=10
+    )
+    return name
 
 
 def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:

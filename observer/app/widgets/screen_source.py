@@ -15,7 +15,9 @@ class ScreenSource(Protocol):
 
     @property
     def model(self) -> TerminalModel:
-        """The terminal to draw."""
+        """The terminal to draw. Its rows (``line(y)``, ``history``) carry each cell's OSC 8
+        link and whether the row wraps onto the next, which a click on a link reads
+        (:func:`observer.app.urls.url_at`)."""
         ...
 
     @property

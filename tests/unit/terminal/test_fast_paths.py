@@ -122,3 +122,70 @@ def test_an_sgr_too_long_before_text_is_ignored_whole_or_split() -> None:
             m.feed(stream[start:cut])
             start = cut
         assert m.text()[0] == "skipped" and m.line(0)[0].fg == "default", cuts
+
+
+def _frames() -> bytes:
+    """Three frames of an Ink-like agent UI, as the truecolour benchmark draws them: each
+    erases the previous one line by line, then a bordered transcript where most words carry
+    a colour of their own (some in bold, some colours coming back), a shimmering line with a
+    colour per character, an OSC 8 link, and a status line."""
+    out = []
+    for frame in range(3):
+        border = f"\x1b[38;2;{40 + frame};155;52m"
+        lines = [f"{border}╭{'─' * 26}╮\x1b[39m"]
+        for row in range(3):
+            words = []
+            for i, word in enumerate(("build", "test", "cache", "render", "token")):
+                colour = f"{(frame * 7 + row * 3 + i) % 256};{i * 40};200"
+                bold = "\x1b[1m" if i == 2 else ""
+                words.append(f"\x1b[38;2;{colour}m{bold}{word}\x1b[22;39m ")
+            words.append("\x1b[38;2;215;119;87m·theme\x1b[39m")  # the same colour each frame
+            lines.append(f"{border}│\x1b[39m {''.join(words)}{border}│\x1b[39m")
+        lines.append(
+            "".join(f"\x1b[38;2;{frame + i};{120 + i * 3};255m{c}" for i, c in enumerate("✻ Thin…"))
+        )
+        lines.append("\x1b]8;;https://example.com/pr\x1b\\\x1b[38;2;1;2;3mPR\x1b[39m\x1b]8;;\x1b\\")
+        lines.append("\x1b[2m  ⏵⏵ auto-accept edits on\x1b[22m")
+        out.append(("\x1b[2K\x1b[1A" * (len(lines) - 1) if frame else "") + "\x1b[2K\x1b[G")
+        out.append("\r\n".join(lines))
+    return "".join(out).encode()
+
+
+def test_an_ink_frame_drawn_at_once_equals_the_same_bytes_fed_one_byte_at_a_time() -> None:
+    """Fed byte by byte, every token is cut: no fast path, cache or remembered text is used,
+    so the screen is what the general path draws."""
+    data = _frames()
+    whole, bytewise = TerminalModel(40, 10), TerminalModel(40, 10)
+    whole.feed(data)
+    for i in range(len(data)):
+        bytewise.feed(data[i : i + 1])
+    assert _cells(whole) == _cells(bytewise)
+    assert whole.text()[1].startswith("│ build test cache render token ·theme")
+
+
+def test_a_truecolour_word_in_bold_and_the_reset_after_it() -> None:
+    m = screen(b"\x1b[3ma\x1b[38;2;9;8;7m\x1b[1mbold\x1b[22;39m x", cols=12)
+    _, b, _, _, _, space, x = m.line(0)[:7]
+    assert (b.fg, b.bold, b.italics) == ("090807", True, True)
+    assert (space.fg, space.bold, x.italics, x.bold) == ("default", False, True, False)
+
+
+def test_a_remembered_reset_after_a_colour_met_once_keeps_what_the_pen_before_had() -> None:
+    """``ESC[22;39m x`` remembered after words of plain pens is met after a word of an italic
+    pen: the italics stay."""
+    m = TerminalModel(40, 4)
+    for i in range(5):
+        m.feed(f"\x1b[38;2;{i};1;1mw\x1b[22;39m x ".encode())
+    m.feed(b"\r\n\x1b[3mi ")
+    m.feed(b"\x1b[38;2;9;9;9mw\x1b[22;39m x ")
+    _, _, w, _, x = m.line(1)[:5]
+    assert (w.fg, w.italics, x.fg, x.italics) == ("090909", True, "default", True)
+
+
+def test_a_theme_colour_on_the_same_word_comes_back_remembered() -> None:
+    m = TerminalModel(40, 4)
+    token = b"\x1b[38;2;215;119;87mtheme"
+    for _ in range(5):
+        m.feed(token + b"\x1b[39m\r\n")
+    assert token.decode() in m._stream._known
+    assert [m.line(y)[0].fg for y in range(3)] == ["d77757"] * 3

@@ -134,7 +134,7 @@ def describe(link: FoundLink) -> str:
 
 def not_opened(link: FoundLink) -> str:
     """What a click on a link that may not open says (:attr:`FoundLink.opens` is false)."""
-    return f"Not opened: observer opens only web links (http, https). {describe(link)}"
+    return f"Not opened: {sanitize(link.target)} (only http and https links open)"
 
 
 def _ascii_host(host: str) -> str:

@@ -6,11 +6,18 @@ session asks the peer for a snapshot (``resync``) and drops that output. A snaps
 screen at its own model's offset, followed by the output after it, so a resync gains only what lies
 before that offset: the output that arrives within :data:`TAIL_WINDOW` of a snapshot is counted as
 its tail, and a resync is asked again only when the backlog exceeds that by the limit.
+
+The server sends at most one snapshot per :data:`~observer.protocol.frames.RESYNC_INTERVAL`
+and nothing at all while it holds one back, so a resync asked sooner than that after the last
+snapshot would leave the session blind for the rest of the interval (a key's echo a second
+late): until the interval is up the session keeps parsing instead, and asks when it is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from observer.protocol.frames import RESYNC_INTERVAL
 
 BEHIND_AFTER = 0.1
 TAIL_WINDOW = 0.1
@@ -45,14 +52,19 @@ class CatchUp:
     tail: int = 0
     snapshot_at: float = float("-inf")
     rate: ParseRate = field(default_factory=ParseRate)
+    interval: float = RESYNC_INTERVAL
+    """The peer answers at most one resync per interval (see the module docstring)."""
 
     def pays(self, waiting: int, now: float) -> bool:
-        """Whether skipping ``waiting`` bytes for a snapshot saves more than the limit."""
+        """Whether skipping ``waiting`` bytes for a snapshot saves more than the limit, and the
+        peer would answer now."""
         if self.resyncing:
             return False
         if now - self.snapshot_at < TAIL_WINDOW:
             self.tail = max(self.tail, waiting)
             return False
+        if now - self.snapshot_at < self.interval:
+            return False  # it would be held back: parse meanwhile
         return self.rate.seconds_for(waiting - self.tail) > self.behind_after
 
     def snapshot_applied(self, waiting: int, now: float) -> None:

@@ -32,6 +32,10 @@ API_VERSION: Final = "2024-02-02-preview"
 SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
 
 MAX_DIMENSION: Final = 1000
+RESYNC_INTERVAL: Final = 1.0
+"""Seconds: the server sends a client at most one snapshot per interval for its ``resync``
+requests and for falling behind (README, "Client to server"): asked sooner, it holds the
+snapshot back, and sends nothing else meanwhile."""
 """Largest ``cols`` or ``rows`` anybody may ask for; a terminal wider than this is a mistake."""
 FEATURES_PARAMETER: Final = "features"
 """Query parameter naming the optional frames a client understands, comma-separated; a server

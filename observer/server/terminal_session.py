@@ -34,7 +34,7 @@ from observer.server.websocket_adapter import wire_frame
 log = logging.getLogger("observer.server")
 
 MODEL_BACKLOG = 256 * 1024
-RESYNC_INTERVAL = 1.0
+RESYNC_INTERVAL = frames.RESYNC_INTERVAL
 TICK_SLACK = 0.001
 """A timer may fire a hair early: waking after the tick makes sure the interval has passed."""
 

@@ -102,9 +102,9 @@ class StatusBar(Widget):
                 return "exited"
             return f"exited with status {status.exit_status}"
         if status.connection == "reconnecting":
-            if status.retry_in is not None:
-                return f"reconnecting in {round(status.retry_in)} s"
-            return "reconnecting"
+            retry = f" in {round(status.retry_in)} s" if status.retry_in is not None else ""
+            why = status.why_down()
+            return f"reconnecting{retry}: {why}" if why else f"reconnecting{retry}"
         if status.connection == "closed" and status.reason:
             return f"closed: {status.reason}"
         if status.connection == "connected" and status.gaps:

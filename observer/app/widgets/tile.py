@@ -21,9 +21,9 @@ import time
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Static
 
 from observer.app.links import Link
+from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
 from observer.rendering import Palette
@@ -71,7 +71,7 @@ class Tile(Vertical, can_focus=True):
         """While paused: the rows that changed, and whether the whole screen did."""
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="tile-title")
+        yield OneLine(classes="tile-title")
         view = TerminalView(self.session, self.palette)
         view.frame = TILE_FRAME
         view.can_focus = False
@@ -125,7 +125,7 @@ class Tile(Vertical, can_focus=True):
         self.set_class(attention is not None, "-attention")
         if title != self._title:
             self._title = title
-            self.query_one(".tile-title", Static).update(title, layout=False)
+            self.query_one(".tile-title", OneLine).update(title)
 
 
 def title_line(index: int, label: str, status: SessionStatus) -> Text:

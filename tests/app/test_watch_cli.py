@@ -20,9 +20,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return status, capsys.readouterr().err
 
 
-def test_a_url_needs_an_identifier(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_url_without_an_identifier_asks_the_endpoint_and_says_it_cannot_reach_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Which sessions it serves: tests/integration/test_watch_without_identifier.py.
     status, err = run(capsys, "ws://127.0.0.1:1/")
-    assert status == 1 and "add --identifier ID" in err
+    assert status == 1 and err.startswith("observer: cannot reach ws://127.0.0.1:1")
+    assert err.count("\n") == 1 and " — check the URL and that the server runs" in err
 
 
 def test_an_unknown_profile_says_where_profiles_live(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from observer.terminal import csi
 from observer.terminal.cells import BLANK, Cell
@@ -24,6 +25,9 @@ Action = Callable[[], object]
 #: What :meth:`ActionCompiler.prefix` finds out about a run of sequences before a text.
 Prefix = tuple[Action | None, Cell | None, bool, bool]
 _CHAIN_PART = re.compile(r"\x1b\[([0-9;]*)([@-~])|\r\n")
+#: The same, with a run of "erase the row, go up one" (EL 2, CUU 1: how Ink, the UI library
+#: of several agents, erases its previous frame) as one part.
+_COMPILED_PART = re.compile(r"((?:\x1b\[2K\x1b\[1A){2,})|\x1b\[([0-9;]*)([@-~])|\r\n")
 
 
 def apply(pen: Cell, params: str) -> Cell:
@@ -110,8 +114,15 @@ class ActionCompiler:
         pens: list[str] = []  # the parameters of consecutive SGRs
         known: Cell | None = None  # the pen, when an earlier SGR here fixed it
         last_sgr = ""  # the text of the last SGR, when it is the only one in ``pens``
-        for part in _CHAIN_PART.finditer(chain):
-            params, final = part.group(1), part.group(2)
+        for part in _COMPILED_PART.finditer(chain):
+            erase, params, final = part.groups()
+            if erase:  # Ink's eraseLines: one step for all its rows
+                if pens:
+                    action, known = self._pen_change(pens, known, last_sgr)
+                    actions.append(action)
+                    pens = []
+                actions.append(partial(self.screen.erase_lines_up, len(erase) // 8))
+                continue
             if final == "m":
                 pens.append(params)
                 last_sgr = part.group()

@@ -119,6 +119,17 @@ class EditMixin(ScrollMixin):
         elif how == 2:
             self.clear_rows(cursor.y, 1)
 
+    def erase_lines_up(self, count: int) -> None:
+        """``count`` times EL 2 then CUU 1 (how Ink erases its previous frame), in one step:
+        the rows from the cursor's up to ``count`` above it are emptied (not past the top
+        margin, or the top row above the region) and the cursor goes up ``count`` rows."""
+        y = self.cursor.y
+        top, _ = self._region()
+        limit = top if y >= top else 0
+        low = max(y - count + 1, limit)
+        self.clear_rows(low, y - low + 1)
+        self.cursor.y = max(y - count, limit)
+
     def _erase(self, start: int, stop: int) -> None:
         """Blank columns ``start..stop`` of the cursor's row (all of them: empty it)."""
         stop = min(stop, self.columns)

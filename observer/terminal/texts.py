@@ -43,32 +43,38 @@ class TextDrawer(ActionCompiler):
 
     def _word(self, token: str) -> bool:
         """The most frequent token of agent UIs, a truecolour foreground and a short word
-        (``ESC [ 38;2;R;G;B m word``, or ``... m ESC [ 1 m word`` in bold), drawn at once; ``False`` (nothing done) when the
-        token is not that, or it came before (a theme's colour on the same word comes back:
-        the general path compiles it and remembers its cells). What :meth:`_once_only`
-        does, with less to decide."""
-        params, _, data = token[7:].partition("m")
+        (``ESC [ 38;2;R;G;B m word``, or ``... m ESC [ 1 m word`` in bold), drawn at once;
+        ``False`` (nothing done) when the token is not that, or it came before (a theme's
+        colour on the same word comes back: the general path compiles it and remembers its
+        cells). What :meth:`_once_only` does, with less to decide."""
+        parts = token.split(";", 4)  # ESC[38, 2, R, G, B m text
+        if len(parts) != 5:
+            return False
+        blue, _, data = parts[4].partition("m")
         bold = data[:4] == _BOLD  # a word set off in bold as well
         if bold:
             data = data[4:]
-        parts = params.split(";")
         hexes = HEX_BY_TEXT  # the components as programs write them: "0".."255"
         if not (
-            len(parts) == 3
-            and 0 < len(data) <= ONCE_TEXT
-            and parts[0] in hexes
-            and parts[1] in hexes
+            0 < len(data) <= ONCE_TEXT
             and parts[2] in hexes
+            and parts[3] in hexes
+            and blue in hexes
             # text alone: no other sequence, no line end
             and (data.isprintable() if data.isascii() else ESC not in data and "\r" not in data)
-            and not self._seen_before(token)
         ):
             return False
+        once = self._once  # what _seen_before does, inline: this is the hottest path
+        if token in once:
+            return False
+        if len(once) >= MAX_CACHED:
+            once.clear()
+        once.add(token)
         screen = self.screen
         cursor = screen.cursor
         base = cursor.attrs if not bold else self._bold(cursor.attrs)
         # Concatenating tuples builds them faster than unpacking into a display.
-        rest = (hexes[parts[0]] + hexes[parts[1]] + hexes[parts[2]],) + base[2:]  # noqa: RUF005
+        rest = (hexes[parts[2]] + hexes[parts[3]] + hexes[blue],) + base[2:]  # noqa: RUF005
         pen: Cell = tuple.__new__(Cell, base[:1] + rest)
         screen.derived_pen, screen.derived_from = pen, base
         cursor.attrs = pen
@@ -129,7 +135,10 @@ class TextDrawer(ActionCompiler):
         ):
             new = tuple.__new__
             # Concatenation builds the cells faster than unpacking into a tuple display.
-            screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
+            if end == x + 1:  # one character (a shimmer colours each its own)
+                screen.grid[cursor.y][x] = new(Cell, (data,) + rest)  # noqa: RUF005
+            else:
+                screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
             cursor.x = end
             screen.dirty.add(cursor.y)
             screen.last_char = data[-1]

@@ -189,3 +189,24 @@ def test_a_theme_colour_on_the_same_word_comes_back_remembered() -> None:
         m.feed(token + b"\x1b[39m\r\n")
     assert token.decode() in m._stream._known
     assert [m.line(y)[0].fg for y in range(3)] == ["d77757"] * 3
+
+
+def test_inks_erase_of_its_last_frame_compiled_does_what_each_erase_and_move_does() -> None:
+    """``(ESC[2K ESC[1A)*k`` is folded into one step once compiled: from any row, with and
+    without a scrolling region (CUU stops at its top margin, or at the top row above it)."""
+    fill = b"".join(b"\x1b[%dHrow%d" % (y, y) for y in range(1, 11))
+    for region in (b"", b"\x1b[4;8r"):
+        for row in (1, 2, 5, 6, 10):
+            for count in (2, 4, 9):
+                erase = b"\x1b[%d;3H" % row + b"\x1b[2K\x1b[1A" * count + b"\x1b[Gx"
+                compiled, bytewise = TerminalModel(12, 10), TerminalModel(12, 10)
+                for _ in range(3):  # compiled the second time it is seen, used the third
+                    compiled.feed(region + fill + erase)
+                for byte in region + fill + erase:
+                    bytewise.feed(bytes([byte]))
+                case = (region, row, count)
+                assert _cells(compiled) == _cells(bytewise), case
+                assert (compiled.cursor_x, compiled.cursor_y) == (
+                    bytewise.cursor_x,
+                    bytewise.cursor_y,
+                ), case

@@ -161,8 +161,9 @@ _move = st.one_of(
     ),
     st.sampled_from(["\r", "\n", "\b", "\t", "\x1bD", "\x1bM", "\x1bE", "\r\n"]),
 )
-_edit = st.builds(
-    lambda n, f: f"\x1b[{n}{f}", st.integers(0, 3), st.sampled_from(list("JKXP@LMST"))
+_edit = st.one_of(
+    st.builds(lambda n, f: f"\x1b[{n}{f}", st.integers(0, 3), st.sampled_from(list("JKXP@LMST"))),
+    st.integers(2, 4).map(lambda n: "\x1b[2K\x1b[1A" * n),  # Ink erasing its last frame
 )
 _state = st.one_of(
     st.builds(
@@ -174,7 +175,9 @@ _state = st.one_of(
     st.builds(lambda t, b: f"\x1b[{t};{b}r", st.integers(0, 8), st.integers(0, 8)),
     st.sampled_from(["\x1b7", "\x1b8", "\x1b[s", "\x1b[u", "\x1b(0", "\x1b(B", "\x1b)0", "\x0e",
                      "\x0f", "\x1bH", "\x1b[3g", "\x1b[g", "\x1b=", "\x1b>", "\x1b]2;title\x07",
-                     "\x1b]0;other \u4e00\x07", "\x1b[22;0t", "\x1b[23;0t"]),
+                     "\x1b]0;other \u4e00\x07", "\x1b[22;0t", "\x1b[23;0t",
+                     "\x1b]8;;https://a.example/\x1b\\", "\x1b]8;id=x;https://b.example/\x07",
+                     "\x1b]8;;\x1b\\"]),
 )  # fmt: skip
 _screen_text = st.text(
     st.sampled_from([*"abcdefgqx lmnjk-|", "一", "😀", "\u0301", "é"]), min_size=1, max_size=25

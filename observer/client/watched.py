@@ -660,6 +660,8 @@ class WatchedSession:
         self._watchers = event.watchers if caps is not None and caps.watchers else None
         self._remote_size = (event.cols, event.rows)
         self._complete = event.complete
+        if event.may_control is not None:  # the server says what the token allows: no asking
+            self._watch_only = not event.may_control
         recording = self.recording
         if recording is not None:
             if self._connections > 1:
@@ -677,7 +679,7 @@ class WatchedSession:
             self._queue(Resized(event.cols, event.rows))
         if event.mode == "control":
             self._move(ControlEvent.GRANTED, now)
-        elif self._want_control:
+        elif self._want_control and not self._watch_only:
             self._move(ControlEvent.REQUEST, now)
             if not self._arbitrated():
                 self._move(ControlEvent.GRANTED, now)

@@ -808,6 +808,8 @@ class WatchedSession:
         if self._watch_only:
             return "This token allows watching only: ask for a control token to type."
         if self._adapter is None:
+            if self._connection == "closed":  # no retry comes: "once it is back" never is
+                return "The connection is closed for good — open the session again to type into it."
             return "Not connected: control can be taken once the connection is back."
         if self._holder == "other":
             return (

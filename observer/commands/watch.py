@@ -19,9 +19,10 @@ HELP = "watch an agent's terminal live (several at once as a dashboard); take ov
 DESCRIPTION = """\
 Watch a remote agent's terminal. You start in WATCH mode: nothing you type is sent. Press ctrl+t and
 confirm with y to take control (every key then goes to the agent), ctrl+] to hand it back, ctrl+x to
-send one Ctrl-C. Give a URL (with --identifier, unless the endpoint serves one session), or the names of profiles/groups from the config file
-(several sessions open as a dashboard: enter opens one, escape goes back). Tokens come from the OS
-keyring (`observer auth login URL`) or OBSERVER_TOKEN, never from the command line.
+send one Ctrl-C. Give a URL (with --identifier, unless the endpoint serves one session), or the
+names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
+one, escape goes back). Tokens come from the OS keyring (`observer auth login URL`) or
+OBSERVER_TOKEN, never from the command line.
 """
 EPILOG = """\
 examples:
@@ -75,7 +76,7 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
         identifier = args.identifier or _only_session(urls[0], args.api_version)
         return [
             Profile(
-                name=identifier,
+                name="",  # not a profile: the command line's
                 url=urls[0],
                 identifier=identifier,
                 protocol=None if args.protocol == "auto" else args.protocol,
@@ -134,6 +135,7 @@ def build_link(
         protocol=cast("ProtocolName | None", profile.protocol),
         mode="control" if control else "watch",
         api_version=profile.api_version,
+        profile=profile.name or None,
     )
     token_error: TokenStoreError | None = None
     if token is None:

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from observer.app.links import Link
+from observer.app.links import Link, session_name
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
@@ -130,7 +130,7 @@ class Tile(Vertical, can_focus=True):
 
 def title_line(index: int, label: str, status: SessionStatus) -> Text:
     """A tile's title line for the session labelled ``label``, most important first."""
-    name, _, rest = label.partition(" · ")
+    name, rest = session_name(label), label.partition(" · ")[2]
     attention = status.attention if status.connection == "connected" else None
     title = Text(no_wrap=True, overflow="ellipsis")
     title.append(f" {index + 1} ", "reverse")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from observer.app.app import ObserverApp
+from observer.app.widgets.tile import title_line
 from observer.cli import main
 from observer.errors import ConnectionFailed
 from tests.hostile.serve_process import serve_process
@@ -46,6 +47,8 @@ async def test_profile_names_title_the_tiles_and_a_404_says_to_fix_the_profile(
         alpha, beta = apps[0].links
         assert alpha.label == f"alpha · ws://127.0.0.1:{port}"
         assert beta.label == f"beta · ws://127.0.0.1:{port}"
+        title = title_line(0, alpha.label, alpha.session.status(0.0)).plain
+        assert title.startswith(" 1  alpha  connecting"), title
         with pytest.raises(ConnectionFailed) as failure:
             await beta.run()
     assert str(failure.value) == (

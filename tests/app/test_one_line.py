@@ -11,6 +11,7 @@ from observer.app.app import ObserverApp
 from observer.app.widgets.one_line import OneLine, fit_line
 from observer.app.widgets.replay_status import ReplayStatus
 from observer.app.widgets.tile import Tile
+from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 from tests.app.test_replay import replaying, write_cast
 
@@ -62,3 +63,23 @@ async def test_the_replay_status_line_ends_in_an_ellipsis_in_a_narrow_window(
             text
         )
         assert len(text) == line.size.width == 40
+
+
+async def test_a_narrow_tile_that_needs_someone_still_shows_its_name_first() -> None:
+    links = [scripted(identifier=name) for name in ("alpha", "beta", "gamma", "delta")]
+    for link in links:
+        link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
+    app = ObserverApp(links)
+    async with app.run_test(size=(40, 12)) as pilot:
+        await pilot.pause(0.2)
+        links[3].push(OutputReceived(b"\x1b]9;Claude needs your permission to use Bash\x07", 0))
+        tile = list(app.screen.query(Tile))[3]
+        for _ in range(100):
+            if tile.has_class("-attention"):
+                break
+            await pilot.pause(0.05)
+        tile.update_title()
+        await pilot.pause(0.1)
+        line = shown(tile.query_one(".tile-title", OneLine))
+        assert tile.has_class("-attention") and line.startswith(" 4  delta  "), line
+        assert line.endswith("…")

@@ -73,7 +73,11 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     if urls:
         if len(args.targets) != 1:
             raise UsageError("give one URL with --identifier, or profile names — not both")
-        identifier = args.identifier or _only_session(urls[0], args.api_version)
+        identifier = args.identifier
+        if not identifier:
+            if args.protocol not in ("auto", "observer"):  # only `observer serve` lists them
+                raise UsageError(f"which session at {urls[0]}? — add --identifier ID")
+            identifier = _only_session(urls[0], args.api_version)
         return [
             Profile(
                 name="",  # not a profile: the command line's

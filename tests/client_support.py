@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
+import sys
 import time
 from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
@@ -22,6 +24,8 @@ from observer.client.watched import Opened, WatchedSession
 from observer.protocol.events import Event
 from observer.recording import recording_policy
 from observer.secrets import Secret
+from observer.server import Server
+from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 
@@ -179,3 +183,28 @@ def live_link(
         **options,
     )
     return Connection(settings, session, token, label=label or settings.url)
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    program: str, names: tuple[str, ...], size: tuple[int, int] = (60, 10)
+) -> AsyncGenerator[tuple[Server, list[Connection]], None]:
+    """A real server on 127.0.0.1 running ``python -c program`` once for each of ``names``,
+    and the app's links to them (no scrollback, as tiles), with a control token."""
+    token = secrets.token_urlsafe(16)
+    server = Server(
+        [sys.executable, "-c", program],
+        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
+        identifiers=names,
+        size=size,
+    )
+    await server.start()
+    url = f"ws://127.0.0.1:{server.port}/"
+    links = [
+        live_link(ConnectionSettings(url=url, identifier=n), Secret(token), label=n, scrollback=0)
+        for n in names
+    ]
+    try:
+        yield server, links
+    finally:
+        await server.stop()

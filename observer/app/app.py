@@ -82,6 +82,7 @@ class ObserverApp(App[int]):
             self._write_to_host,
             desktop=desktop_notifications,
             environ=environ,
+            spawn=lambda job: self.run_worker(job, group="desktop", exit_on_error=False),
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from observer.app.desktop import notification_sequence
+from observer.app.desktop import DesktopNotifications, Spawn
 from observer.client.attention import Attention
 
 
@@ -21,6 +21,7 @@ class AttentionAlerts:
         host_write: writes text to the host terminal (the desktop notification's sequence).
         desktop: whether the user opted in to desktop notifications.
         environ: the host terminal's environment (which sequence it understands).
+        spawn: runs a coroutine in the app's loop (the desktop's notifier is async).
     """
 
     def __init__(
@@ -30,10 +31,15 @@ class AttentionAlerts:
         *,
         desktop: bool,
         environ: Mapping[str, str],
+        spawn: Spawn,
     ) -> None:
         self.toast, self.host_write = toast, host_write
         self.desktop, self.environ = desktop, environ
         self._told: dict[int, tuple[str, float] | None] = {}
+        self.notifications = DesktopNotifications(environ, self._to_host, spawn)
+
+    def _to_host(self, text: str) -> None:
+        self.host_write(text)  # looked up at each call: ``host_write`` may be replaced
 
     def seen(self, key: int, name: str, attention: Attention | None) -> bool:
         """The session ``key`` (named ``name``) needs ``attention`` now; True when told."""
@@ -45,7 +51,5 @@ class AttentionAlerts:
             return False
         self.toast(f"{name}: {attention}")
         if self.desktop:
-            self.host_write(
-                notification_sequence(f"observer: {name}", str(attention), self.environ)
-            )
+            self.notifications.send(f"observer: {name}", str(attention))
         return True

@@ -58,6 +58,12 @@ class Link(Protocol):
         ...
 
 
+def session_name(label: str) -> str:
+    """What people call the session labelled ``label``: its first part (the profile's name, or
+    the identifier), without the endpoint after ``·``."""
+    return label.partition(" · ")[0]
+
+
 @dataclass(frozen=True, slots=True)
 class ConnectionChanged:
     """A scripted step: the connection went up, dropped (``reconnecting``) or closed."""

@@ -92,6 +92,16 @@ class SessionStatus:
         current)."""
         return self.summary() if self.live else None
 
+    def why_down(self) -> str:
+        """Why the connection is down, short enough for a title line (empty while it is up).
+
+        The part before the advice (``observer: what happened — what to do``): while the client
+        retries by itself, what happened is the news; the full line went by as a notice.
+        """
+        if self.connection == "connected":
+            return ""
+        return self.reason.partition(" — ")[0].strip()
+
     def summary(self) -> str:
         """A short plain-text state for a tile's title line."""
         attention = self.attention
@@ -103,7 +113,8 @@ class SessionStatus:
         if self.connection != "connected":
             if self.connection == "closed" and self.last_error:
                 return f"closed: {self.last_error}"
-            return self.connection
+            why = self.why_down() if self.connection == "reconnecting" else ""
+            return f"reconnecting: {why}" if why else self.connection
         if self.agent in ("idle", "waiting"):
             return f"{self.agent} {int(self.quiet_for)}s"
         return self.agent

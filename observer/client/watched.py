@@ -660,6 +660,8 @@ class WatchedSession:
         self._watchers = event.watchers if caps is not None and caps.watchers else None
         self._remote_size = (event.cols, event.rows)
         self._complete = event.complete
+        if event.may_control is not None:  # the server says what the token allows: no asking
+            self._watch_only = not event.may_control
         recording = self.recording
         if recording is not None:
             if self._connections > 1:
@@ -677,21 +679,27 @@ class WatchedSession:
             self._queue(Resized(event.cols, event.rows))
         if event.mode == "control":
             self._move(ControlEvent.GRANTED, now)
-        elif self._want_control:
+        elif self._want_control and not self._watch_only:
             self._move(ControlEvent.REQUEST, now)
             if not self._arbitrated():
                 self._move(ControlEvent.GRANTED, now)
         self._status_changed()
 
     def _heard(self, now: float) -> None:
-        """The agent printed something (bytes, or a screen that changed)."""
+        """The agent printed something (bytes, or a screen its output changed)."""
         if self.attention.output(now):
             self._status_changed()  # it printed again well after asking: answered elsewhere
         self._last_output = now
-        self._chunks += 1
+
+    def _printed_since(self, offset: int) -> bool:
+        """Whether a screen at stream ``offset`` shows output this session has not had: only
+        then is a snapshot or a frame the agent printing (opening a tile, going back or a
+        reconnect with nothing missed repaints the same screen, and must not end a wait)."""
+        return self._next_offset is None or offset > self._next_offset
 
     def _output(self, data: bytes, offset: int, now: float) -> None:
         self._heard(now)
+        self._chunks += 1
         self._next_offset = offset + len(data)
         if self.recording is not None:
             self.recording.output(data, offset)
@@ -704,8 +712,9 @@ class WatchedSession:
         # skip them (a resync): the screen is whole either way, the recording marks the gap.
         skipped = self._next_offset is not None and event.offset > self._next_offset
         lost = skipped and not self.catch_up.resyncing
+        if self._last_output is None or self._printed_since(event.offset):
+            self._last_output = now
         self._next_offset = event.offset
-        self._last_output = now
         self._remote_size = (event.cols, event.rows)
         self._complete = True
         self.snapshots += 1
@@ -723,7 +732,9 @@ class WatchedSession:
     def _screen_frame(self, event: ScreenReceived, now: float) -> None:
         """Rows that changed (the screen view): their repaint is fed like output, through the
         one inbox; a frame that replaces the screen is fed like a snapshot."""
-        self._heard(now)
+        if self._printed_since(event.offset):
+            self._heard(now)
+        self._chunks += 1
         self._next_offset = event.offset  # the stream, when asked for again, goes on from here
         self._remote_size = (event.cols, event.rows)
         self._title = sanitize_title(event.title) or self._title
@@ -799,6 +810,8 @@ class WatchedSession:
         if self._watch_only:
             return "This token allows watching only: ask for a control token to type."
         if self._adapter is None:
+            if self._connection == "closed":  # no retry comes: "once it is back" never is
+                return "The connection is closed for good — open the session again to type into it."
             return "Not connected: control can be taken once the connection is back."
         if self._holder == "other":
             return (

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
     import getpass
+    import warnings
 
     from observer.endpoints import normalize_origin
     from observer.errors import UsageError
@@ -99,7 +100,16 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
     if from_stdin:
         token = sys.stdin.readline().strip()
     else:
-        token = getpass.getpass(f"Token for {origin} (input hidden): ").strip()
+        try:
+            with warnings.catch_warnings():  # without a terminal getpass says so in words too
+                warnings.simplefilter("ignore", getpass.GetPassWarning)
+                token = getpass.getpass(f"Token for {origin} (input hidden): ").strip()
+        except EOFError:  # Ctrl-D, or no terminal and nothing on stdin
+            print(file=sys.stderr)
+            raise UsageError(
+                "no token was given (the input ended) — paste the token at the prompt, "
+                "or pipe it with --token-stdin"
+            ) from None
     if not token:
         raise UsageError("no token was given — paste the token, or pipe it with --token-stdin")
     store.set(origin, token)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from observer.client.watched import WatchedSession
 
 NAME = "record"
@@ -110,7 +112,6 @@ async def _token(url: str) -> tuple[Any, Exception | None]:
 
 
 async def _record(args: argparse.Namespace) -> int:
-    import asyncio
     import contextlib
     import time
 
@@ -154,10 +155,7 @@ async def _record(args: argparse.Namespace) -> int:
     connection = Connection(settings, session, token)
     started = time.monotonic()
     try:
-        async with asyncio.timeout(args.duration):
-            await connection.run()
-    except TimeoutError:
-        pass  # --duration reached
+        await _until_stopped(connection.run(), args.duration)
     except ConnectionFailed as failure:
         if failure.status in (401, 403) and token is None and store_error is not None:
             raise store_error from None
@@ -173,6 +171,34 @@ async def _record(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     print(f"recorded {events} events in {elapsed:.1f} s to {args.output}", file=sys.stderr)
     return 0
+
+
+async def _until_stopped(recording: Coroutine[Any, Any, object], duration: float | None) -> None:
+    """Run ``recording`` until it ends, ``duration`` seconds pass, or Ctrl-C / SIGTERM: each
+    ends the recording the same way, with its file closed and its summary printed."""
+    import asyncio
+    import contextlib
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for number in signals:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+            loop.add_signal_handler(number, stop.set)
+    task = asyncio.ensure_future(recording)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait((task, stopped), timeout=duration, return_when="FIRST_COMPLETED")
+    finally:
+        for number in signals:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(number)
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task  # raises what ended the recording (a refusal, say)
 
 
 def _report(session: WatchedSession) -> None:

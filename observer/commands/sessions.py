@@ -37,6 +37,22 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the list and print it."""
+    listing = fetch_listing(args.url, args.api_version)
+    if args.json:
+        print(json.dumps(listing, indent=2))
+    else:
+        print_table(listing["sessions"])
+    return 0
+
+
+def fetch_listing(url: str, api_version: str | None = None) -> dict[str, Any]:
+    """The sessions the endpoint at ``url`` serves, with the token from the keyring or
+    OBSERVER_TOKEN (``observer watch URL`` without an identifier asks this too).
+
+    Raises:
+        ConnectionFailed: unreachable, refused (``status`` 404: it lists no sessions), or not
+            a list; the message says what to do.
+    """
     import datetime as dt
 
     from observer.endpoints import parse_endpoint
@@ -45,23 +61,18 @@ def run(args: argparse.Namespace) -> int:
     from observer.transport import ConnectionSettings, check_token
     from observer.transport.settings import API_VERSION
 
-    endpoint = parse_endpoint(args.url)
+    endpoint = parse_endpoint(url)
     try:
-        token, keyring_error = TokenStore().get(args.url), None
+        token, keyring_error = TokenStore().get(url), None
     except TokenStoreError as error:  # maybe the endpoint needs no token; say why if it does
         token, keyring_error = None, error
-    check_token(endpoint, token, ConnectionSettings(args.url), dt.datetime.now(dt.UTC))
-    status, body = fetch(endpoint, token, args.api_version or API_VERSION)
+    check_token(endpoint, token, ConnectionSettings(url), dt.datetime.now(dt.UTC))
+    status, body = fetch(endpoint, token, api_version or API_VERSION)
     if status != 200:
         if status in (401, 403) and token is None and keyring_error is not None:
             raise keyring_error
         raise refusal(endpoint, status, body, token is not None)
-    listing = parse_listing(body, endpoint)
-    if args.json:
-        print(json.dumps(listing, indent=2))
-    else:
-        print_table(listing["sessions"])
-    return 0
+    return parse_listing(body, endpoint)
 
 
 def fetch(endpoint: Endpoint, token: Secret | None, api_version: str) -> tuple[int, str]:
@@ -115,6 +126,7 @@ def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exce
             f"{origin} does not list sessions (HTTP 404: {text}) — is it an `observer serve` "
             "endpoint, and is its URL the one you watch?",
             retryable=False,
+            status=status,
         )
     return ConnectionFailed(f"the endpoint refused: {text} (HTTP {status})", retryable=False)
 

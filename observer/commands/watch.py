@@ -19,9 +19,10 @@ HELP = "watch an agent's terminal live (several at once as a dashboard); take ov
 DESCRIPTION = """\
 Watch a remote agent's terminal. You start in WATCH mode: nothing you type is sent. Press ctrl+t and
 confirm with y to take control (every key then goes to the agent), ctrl+] to hand it back, ctrl+x to
-send one Ctrl-C. Give a URL with --identifier, or the names of profiles/groups from the config file
-(several sessions open as a dashboard: enter opens one, escape goes back). Tokens come from the OS
-keyring (`observer auth login URL`) or OBSERVER_TOKEN, never from the command line.
+send one Ctrl-C. Give a URL (with --identifier, unless the endpoint serves one session), or the
+names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
+one, escape goes back). Tokens come from the OS keyring (`observer auth login URL`) or
+OBSERVER_TOKEN, never from the command line.
 """
 EPILOG = """\
 examples:
@@ -72,13 +73,16 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     if urls:
         if len(args.targets) != 1:
             raise UsageError("give one URL with --identifier, or profile names — not both")
-        if not args.identifier:
-            raise UsageError(f"which session at {urls[0]}? — add --identifier ID")
+        identifier = args.identifier
+        if not identifier:
+            if args.protocol not in ("auto", "observer"):  # only `observer serve` lists them
+                raise UsageError(f"which session at {urls[0]}? — add --identifier ID")
+            identifier = _only_session(urls[0], args.api_version)
         return [
             Profile(
-                name=args.identifier,
+                name="",  # not a profile: the command line's
                 url=urls[0],
-                identifier=args.identifier,
+                identifier=identifier,
                 protocol=None if args.protocol == "auto" else args.protocol,
                 api_version=args.api_version or DEFAULT_API_VERSION,
             )
@@ -86,6 +90,28 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     if args.identifier:
         raise UsageError("--identifier goes with a URL — profiles carry their own identifier")
     return resolve_profiles(args.targets, load_config())
+
+
+def _only_session(url: str, api_version: str | None) -> str:
+    """The identifier of the one session the endpoint serves; else list them and say what to do."""
+    from observer.commands.sessions import fetch_listing, print_table
+    from observer.errors import ConnectionFailed, UsageError
+    from observer.terminal.sanitize import sanitize
+
+    try:
+        sessions = fetch_listing(url, api_version)["sessions"]
+    except ConnectionFailed as error:
+        if error.status == 404:  # not an `observer serve` endpoint: it cannot say
+            raise UsageError(f"which session at {url}? — add --identifier ID") from None
+        raise
+    identifiers = [str(s.get("identifier", "")) for s in sessions]
+    if len(identifiers) == 1 and identifiers[0]:
+        return identifiers[0]
+    if not identifiers:
+        raise UsageError(f"{url} serves no session now — start one with `observer serve -- CMD`")
+    print_table(sessions)
+    names = ", ".join(sanitize(i)[:60] for i in identifiers)
+    raise UsageError(f"{len(identifiers)} sessions at {url} ({names}) — add --identifier ID")
 
 
 def build_link(
@@ -113,6 +139,7 @@ def build_link(
         protocol=cast("ProtocolName | None", profile.protocol),
         mode="control" if control else "watch",
         api_version=profile.api_version,
+        profile=profile.name or None,
     )
     token_error: TokenStoreError | None = None
     if token is None:

@@ -74,6 +74,9 @@ class SessionStarted:
     """False when the peer sends no snapshot (raw, ttyd, Jupyter): the screen starts from what
     arrives after we joined and may lack what was drawn before. The UI says so until a full
     repaint. Defaults to True, so code written before this field existed is unaffected."""
+    may_control: bool | None = None
+    """Whether this connection may take control, where the peer says (native ``hello``'s
+    ``control``); None where it does not."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,9 @@ class Hello:
     watchers: int
     title: str
     protocol: int = PROTOCOL_VERSION
+    control: bool | None = None
+    """Whether this connection's token may take control (None: the server does not say, as
+    servers before this field; a client then learns it from a ``watch_only`` refusal)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +207,8 @@ def encode(frame: Frame) -> str | bytes:
                 "watchers": frame.watchers,
                 "title": frame.title,
             }
+            if frame.control is not None:
+                fields["control"] = frame.control
         case Snapshot():
             fields = {"offset": frame.offset, "cols": frame.cols, "rows": frame.rows}
             fields["data"] = frame.data
@@ -262,6 +267,7 @@ def _server_text(obj: dict[str, Any]) -> ServerFrame:
                 watchers=integer(obj, "watchers"),
                 title=string(obj, "title"),
                 protocol=integer(obj, "protocol", 1),
+                control=boolean(obj, "control") if "control" in obj else None,
             )
         case "snapshot":
             size = _size(obj)

@@ -20,7 +20,6 @@ alone makes a frame).
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -63,14 +62,6 @@ def row_text(cells: Sequence[Cell]) -> str:
     out: list[str] = []
     paint_row(out, cells, len(cells), BLANK)
     return "".join(out)
-
-
-def next_frame(now: float, interval: float) -> float:
-    """When the frame after one sent at ``now`` may go: on the clock's grid of ``interval``
-    seconds, at least half an interval later. Every tile of every session at one rate is then
-    sent its frame at the same moments, and the client draws them in one pass of its
-    compositor instead of one per tile (40 tiles: 8 passes a second instead of 60)."""
-    return math.ceil(now / interval + 0.5) * interval
 
 
 class RowVersions:
@@ -197,7 +188,7 @@ class ScreenFeed:
         if notices is not None:
             self._noticed = notices.last
         self._generation, self._rest = rows.generation, rest
-        self.due = next_frame(now, self.interval)
+        self.due = now + self.interval
         self.frames += 1
         cursor = (min(model.cursor_x, model.cols - 1), min(model.cursor_y, model.rows - 1))
         message = frames.encode(
@@ -240,6 +231,7 @@ class Viewer(Protocol):
 
 
 TICK = 1.0 / 30
+TIMER_SLACK = 0.001
 """How often the ticker looks for due frames (the highest frame rate a client may ask for)."""
 
 
@@ -320,8 +312,12 @@ class ScreenViews:
                 message = feed.frame(self._model, self._rows(), self._offset(), self._notices)
                 if message is not None:
                     client.push(message)
-            wait = min(wait, feed.due - time.monotonic())
-        return max(TICK, wait) if viewers else None
+            due = feed.due - time.monotonic()
+            # Due later: wake then (a hair after: a timer may fire early, and a frame asked for
+            # before it is due waits a whole tick more). Due already but nothing changed: look
+            # again in a tick.
+            wait = min(wait, due + TIMER_SLACK if due > 0 else TICK)
+        return wait if viewers else None
 
     async def _run(self) -> None:
         # Wake when the next frame may be due (a frame not sent for want of a change is due at

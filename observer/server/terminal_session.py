@@ -175,6 +175,7 @@ class TerminalSession:
             holder=client.connection.holder,
             watchers=len(self.clients) + 1,
             title=self.model.title,
+            control=client.connection.role == "control",
         )
         client.push_unbounded(frames.encode(hello))
         if resume and since is not None:

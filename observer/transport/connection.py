@@ -249,8 +249,9 @@ class Connection:
     # -- failures -------------------------------------------------------------------------------
 
     def _classify(self, error: Exception) -> ConnectionFailed:
+        settings = self.settings
         failure = describe_failure(
-            error, self.endpoint, self.settings.identifier, self._token is not None
+            error, self.endpoint, settings.identifier, self._token is not None, settings.profile
         )
         if failure.status in (401, 403) and self._token is None and self._token_error is not None:
             # The endpoint needs a token and the keyring could not give one: "log in" would fail

@@ -36,9 +36,17 @@ def _body(error: InvalidStatus) -> str:
 
 
 def describe_failure(
-    error: Exception, endpoint: Endpoint, identifier: str, has_token: bool
+    error: Exception,
+    endpoint: Endpoint,
+    identifier: str,
+    has_token: bool,
+    profile: str | None = None,
 ) -> ConnectionFailed:
-    """Map an exception from a connection attempt to a clear :class:`ConnectionFailed`."""
+    """Map an exception from a connection attempt to a clear :class:`ConnectionFailed`.
+
+    ``profile`` names the config profile the target came from: its fixes are in the config
+    file, not on the command line.
+    """
     origin = endpoint.origin
     login = token_advice(origin)
     if isinstance(error, ConnectionFailed):
@@ -71,7 +79,7 @@ def describe_failure(
             )
         if status == 404:
             return ConnectionFailed(
-                f"{origin} has no session {identifier!r} (HTTP 404) — check --identifier and the URL path",
+                f"{origin} has no session {identifier!r} (HTTP 404) — {_no_session_advice(endpoint, profile)}",
                 retryable=False,
                 status=status,
             )
@@ -136,6 +144,13 @@ def describe_failure(
     return ConnectionFailed(
         f"connection to {origin} failed: {type(error).__name__}", retryable=False
     )
+
+
+def _no_session_advice(endpoint: Endpoint, profile: str | None) -> str:
+    listing = f"`observer sessions {endpoint.origin}{endpoint.path}` lists them"
+    if profile is None:
+        return f"check --identifier and the URL path; {listing}"
+    return f"fix the identifier of profile {profile!r} (`observer config` shows it); {listing}"
 
 
 def close_failure(websocket: ClientConnection, endpoint: Endpoint) -> ConnectionFailed | None:

@@ -27,6 +27,8 @@ class ConnectionSettings:
         audience: expected JWT audience; a JWT naming another is refused before connecting.
         reconnect: reconnect after a drop (a recorder or the app); False for one-shot tools.
         retry_first: also retry when the very first attempt fails (default: fail fast, clearly).
+        profile: the config profile this came from (None: the command line): errors then say
+            to fix the profile, which takes no ``--identifier``.
     """
 
     url: str
@@ -47,6 +49,7 @@ class ConnectionSettings:
     max_delay: float = 10.0
     stable_after: float = 5.0
     max_size: int = 16 * 2**20
+    profile: str | None = None
     ssl_context: ssl.SSLContext | None = field(default=None, compare=False)
 
     def reconnect_policy(self, rand: Callable[[], float] = random.random) -> ReconnectPolicy:

@@ -10,6 +10,7 @@ from rich.color import Color
 from observer.app.app import ObserverApp
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
+from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
 from observer.errors import ThemeError
@@ -62,7 +63,7 @@ async def test_an_agent_exit_is_notified_on_the_dashboard() -> None:
         assert any("a1" in n.message and "status 3" in n.message for n in app._notifications)
         tile = list(app.screen.query(Tile))[1]
         tile.update_title()
-        assert "exited 3" in str(tile.query_one(".tile-title").render())
+        assert "exited 3" in tile.query_one(".tile-title", OneLine).text.plain
 
 
 async def test_switching_theme_recolours_the_terminal() -> None:

@@ -12,6 +12,7 @@ from observer.app.app import ObserverApp
 from observer.app.desktop import notification_sequence
 from observer.app.links import ScriptedLink
 from observer.app.screens.dashboard import DashboardScreen
+from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
 from observer.castfiles import open_cast
@@ -36,7 +37,7 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 
 def title(tile: Tile) -> str:
-    return str(tile.query_one(".tile-title").render())
+    return tile.query_one(".tile-title", OneLine).text.plain  # the whole line, before the cut
 
 
 async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> None:

@@ -20,9 +20,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     return status, capsys.readouterr().err
 
 
-def test_a_url_needs_an_identifier(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_url_without_an_identifier_asks_the_endpoint_and_says_it_cannot_reach_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Which sessions it serves: tests/integration/test_watch_without_identifier.py.
     status, err = run(capsys, "ws://127.0.0.1:1/")
-    assert status == 1 and "add --identifier ID" in err
+    assert status == 1 and err.startswith("observer: cannot reach ws://127.0.0.1:1")
+    assert err.count("\n") == 1 and " — check the URL and that the server runs" in err
 
 
 def test_an_unknown_profile_says_where_profiles_live(
@@ -44,3 +48,10 @@ def test_recording_refuses_to_overwrite(capsys: pytest.CaptureFixture[str], tmp_
 def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -> None:
     status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--theme", "neon")
     assert status == 1 and "no theme named 'neon'" in err and "dracula" in err
+
+
+def test_a_peer_that_lists_no_sessions_is_not_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    # Port 1 is closed: asking it would say "cannot reach"; a ttyd is not asked at all.
+    status, err = run(capsys, "ws://127.0.0.1:1/ws", "--protocol", "ttyd")
+    assert status == 1
+    assert err == "observer: which session at ws://127.0.0.1:1/ws? — add --identifier ID\n"

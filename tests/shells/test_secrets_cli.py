@@ -238,3 +238,19 @@ def test_the_encrypted_file_keyring_the_errors_advise_works(tmp_path: Path) -> N
     assert "wss://a.example:443  keyring: opaque token" in out
     (stored,) = (tmp_path / "data").rglob("crypted_pass.cfg")
     assert CANARY not in stored.read_text()
+
+
+def test_login_whose_input_ends_before_a_token_stores_nothing_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """``observer auth login URL </dev/null`` without a terminal (or Ctrl-D at the prompt):
+    getpass meets the end of its input."""
+    extra = {"PYTHON_KEYRING_BACKEND": "keyrings.alt.file.PlaintextKeyring"}
+    code, out, err = run_cli(tmp_path, "auth", "login", "ws://127.0.0.1:9", **extra)
+    assert code == 1 and out == "" and "Traceback" not in err, err
+    assert err.splitlines()[-1] == (
+        "observer: no token was given (the input ended) — paste the token at the prompt, "
+        "or pipe it with --token-stdin"
+    )
+    code, out, _ = run_cli(tmp_path, "auth", "list", **extra)
+    assert "127.0.0.1:9" not in out

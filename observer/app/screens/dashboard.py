@@ -22,7 +22,7 @@ from textual.containers import Grid
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from observer.app.links import Link
+from observer.app.links import Link, session_name
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.reply import ReplyScreen
 from observer.app.screens.watch import WatchScreen
@@ -161,7 +161,7 @@ class DashboardScreen(Screen[None]):
             if data is None:
                 return
             shown = data.decode("utf-8", "replace").replace("\r", "⏎")
-            question = f"Send {shown!r} to {tile.link.label}?"
+            question = f"Send {shown!r} to {session_name(tile.link.label)}?"
             detail = "observer takes control, types it, and hands control back."
 
             def answered(yes: bool | None) -> None:
@@ -170,4 +170,4 @@ class DashboardScreen(Screen[None]):
 
             self.app.push_screen(ConfirmScreen(question, detail), answered)
 
-        self.app.push_screen(ReplyScreen(tile.link.label, asks), confirm)
+        self.app.push_screen(ReplyScreen(session_name(tile.link.label), asks), confirm)

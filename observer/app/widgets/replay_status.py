@@ -2,7 +2,8 @@
 
 The screen derives a :class:`ReplayState` every frame; the widget re-renders only when the line's
 text (or the theme) changes, so a paused replay does not re-render 30 times a second. Labels and the
-title come from the recording: they are shown as text, through the one sanitizer.
+title come from the recording: they are shown as text, through the one sanitizer. A window too
+narrow for the line ends it in ``…`` (the state and time come first).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.widgets import Static
 
+from observer.app.widgets.one_line import OneLine
 from observer.replay.clock import clock_text
 from observer.terminal.sanitize import sanitize
 
@@ -67,7 +68,7 @@ def status_text(state: ReplayState, variables: Mapping[str, str]) -> Text:
     return text
 
 
-class ReplayStatus(Static):
+class ReplayStatus(OneLine):
     """The status line of the replay screen."""
 
     def __init__(self, *, id: str | None = None) -> None:

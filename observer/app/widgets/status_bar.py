@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from observer.app.links import Link
+from observer.app.widgets.one_line import fit_line
 from observer.app.widgets.terminal_canvas import TerminalCanvas
 from observer.client.status import SessionStatus
 
@@ -43,9 +44,9 @@ class StatusBar(Widget):
         self.set_interval(REFRESH, self.refresh)
 
     def render(self) -> Text:
-        text = self.describe(getattr(self.app, "clock", time.monotonic)())
-        text.truncate(self.size.width, overflow="ellipsis")
-        return text
+        return fit_line(
+            self.describe(getattr(self.app, "clock", time.monotonic)()), self.size.width
+        )
 
     def describe(self, now: float) -> Text:
         """The bar's text at time ``now``: everything from the session core's status."""
@@ -101,9 +102,9 @@ class StatusBar(Widget):
                 return "exited"
             return f"exited with status {status.exit_status}"
         if status.connection == "reconnecting":
-            if status.retry_in is not None:
-                return f"reconnecting in {round(status.retry_in)} s"
-            return "reconnecting"
+            retry = f" in {round(status.retry_in)} s" if status.retry_in is not None else ""
+            why = status.why_down()
+            return f"reconnecting{retry}: {why}" if why else f"reconnecting{retry}"
         if status.connection == "closed" and status.reason:
             return f"closed: {status.reason}"
         if status.connection == "connected" and status.gaps:

@@ -1,10 +1,10 @@
 """A dashboard tile: one session's title line over its cropped live terminal.
 
-The title line, most important first (a narrow tile cuts its end): the tile's number, a badge
-with what the agent needs (``needs permission``...), the session's name (its profile's: the
-label's first part), then the agent's own words, or its state, or why the session failed; its
-progress where it reports one; the rest of the label (the endpoint). A tile whose agent needs
-someone has a heavy warning border.
+The title line, most important first (a narrow tile cuts its end with ``…``): the tile's number,
+the session's name (its profile's: the label's first part), a badge with what the agent needs
+(``needs permission``...: the border says it too), then the agent's own words, or its state, or
+why the session failed; its progress where it reports one; the rest of the label (the endpoint).
+A tile whose agent needs someone has a heavy warning border.
 
 A tile asks its session for the screen's state rather than the byte stream (the screen view:
 the server sends the rows that changed, at most as often as a tile repaints), where the peer can
@@ -21,9 +21,9 @@ import time
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Static
 
-from observer.app.links import Link
+from observer.app.links import Link, session_name
+from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
 from observer.rendering import Palette
@@ -71,7 +71,7 @@ class Tile(Vertical, can_focus=True):
         """While paused: the rows that changed, and whether the whole screen did."""
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="tile-title")
+        yield OneLine(classes="tile-title")
         view = TerminalView(self.session, self.palette)
         view.frame = TILE_FRAME
         view.can_focus = False
@@ -125,23 +125,21 @@ class Tile(Vertical, can_focus=True):
         self.set_class(attention is not None, "-attention")
         if title != self._title:
             self._title = title
-            self.query_one(".tile-title", Static).update(title, layout=False)
+            self.query_one(".tile-title", OneLine).update(title)
 
 
 def title_line(index: int, label: str, status: SessionStatus) -> Text:
     """A tile's title line for the session labelled ``label``, most important first."""
-    name, _, rest = label.partition(" · ")
+    name, rest = session_name(label), label.partition(" · ")[2]
     attention = status.attention if status.connection == "connected" else None
     title = Text(no_wrap=True, overflow="ellipsis")
     title.append(f" {index + 1} ", "reverse")
     title.append(" ")
-    if attention is not None:  # before the name: a narrow tile cuts the end of the line
-        title.append(f" {attention.reason} ", "bold reverse")
-        title.append(" ")
-    title.append(name, "bold")
+    title.append(name, "bold")  # first: a narrow tile cuts the end of the line
     title.append("  ")
-    if attention is not None:
-        title.append(f"{int(status.quiet_for)}s {attention.text}".rstrip())
+    if attention is not None:  # the heavy border says it too, even where the badge is cut
+        title.append(f" {attention.reason} ", "bold reverse")
+        title.append(f" {int(status.quiet_for)}s {attention.text}".rstrip())
     else:
         title.append(status.summary(), "bold" if status.connection == "connected" else "italic")
     progress = status.progress

@@ -189,6 +189,7 @@ class NativeAdapter:
             holder=hello.holder,
             watchers=hello.watchers,
             title=hello.title,
+            may_control=hello.control,
         )
 
 

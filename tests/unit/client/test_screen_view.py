@@ -205,3 +205,29 @@ def test_screen_frames_round_trip_their_notifications() -> None:
     )
     decoded = f.decode_server_frame(f.encode(sent))
     assert decoded == sent
+
+
+def test_looking_at_a_waiting_agent_keeps_what_it_asked_and_since_when() -> None:
+    # Opening a tile and going back brings a last frame, a snapshot and a full frame, all at
+    # the offset the agent stopped at: none of them is the agent printing, so what it asked
+    # (its own words, and how long it has waited) stays, and `n`'s order with it.
+    session, agent = tile(), Agent()
+    agent.prints(b"Do you want to proceed? [n] \x1b]9;Claude needs your permission to use Bash\x07")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    asked = session.status(3.0).attention
+    assert asked is not None and asked.reason == "needs permission"
+    session.choose_view("stream")  # opened
+    session.received(agent.frame(force=True), 10.0)
+    session.received(snapshot(agent.offset, agent.model.to_ansi(), COLS, ROWS), 10.0)
+    drain(session)
+    assert session.status(11.0).attention == asked
+    session.choose_view("screen")  # back on the dashboard
+    session.received(agent.frame(force=True), 20.0)
+    drain(session)
+    assert session.status(30.0).attention == asked
+    assert session.last_output == 2.0
+    agent.prints(b"y\r\nrunning\r\n")  # answered elsewhere: the agent goes on
+    session.received(agent.frame(), 40.0)
+    drain(session)
+    assert session.status(40.0).attention is None

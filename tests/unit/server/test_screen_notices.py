@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from observer.protocol.screen_frames import MAX_NOTIFICATIONS
 from observer.server.screen_sync import NotificationLog
 from observer.terminal import BellRung, NotificationSent, ProgressReported
@@ -23,3 +25,51 @@ def test_the_log_keeps_only_the_newest() -> None:
     log.add([ProgressReported(1, n) for n in range(100)])
     kept = log.since(0)
     assert len(kept) == MAX_NOTIFICATIONS and kept[-1] == ProgressReported(1, 99)
+
+
+class Viewer:
+    """A client in the screen view, as the session's ticker sees it."""
+
+    def __init__(self, fps: int) -> None:
+        from observer.server.screen_sync import ScreenFeed
+
+        self.screen: ScreenFeed | None = ScreenFeed(fps)
+        self.overflowed = False
+        self.sent: list[str | bytes] = []
+
+    def push(self, message: str | bytes, frame: bytes | None = None) -> None:
+        self.sent.append(message)
+
+    def push_unbounded(self, message: str | bytes, frame: bytes | None = None) -> None:
+        self.sent.append(message)
+
+    def drop_backlog(self) -> None:
+        pass
+
+
+def test_the_ticker_sleeps_until_the_next_frame_is_due_not_a_tick_more() -> None:
+    from observer.server.screen_sync import TICK, TIMER_SLACK, RowVersions, ScreenViews
+    from observer.terminal import TerminalModel
+
+    model, rows = TerminalModel(20, 3, scrollback=0), RowVersions(3)
+    viewer = Viewer(fps=8)
+    views = ScreenViews(
+        [viewer],
+        model,
+        rows=lambda: rows,
+        offset=lambda: 0,
+        catch_up=lambda: None,
+        notices=NotificationLog(),
+    )
+    rows.bump(model.feed(b"hello"))
+    wait = views.send_due()
+    assert len(viewer.sent) == 1  # the first frame
+    assert wait is not None and 1 / 8 - 0.01 < wait <= 1 / 8 + TIMER_SLACK
+    # A timer that fires a hair before the frame is due: wake again then, not a tick later.
+    assert viewer.screen is not None
+    viewer.screen.due = time.monotonic() + 0.0005
+    rows.bump(model.feed(b" world"))
+    wait = views.send_due()
+    assert len(viewer.sent) == 1 and wait is not None and wait < TICK / 4
+    viewer.screen = None
+    assert views.send_due() is None  # nobody watches the screen: the ticker stops

@@ -119,13 +119,3 @@ def test_a_row_is_painted_from_its_first_column_without_trailing_blanks() -> Non
     model.feed(b"  a\x1b[1mb\x1b[0m   ")
     assert row_text(model.line(0)) == "  a\x1b[0;1mb"
     assert row_text(model.line(1)) == ""
-
-
-def test_frames_go_on_one_grid_so_that_a_clients_tiles_are_drawn_together() -> None:
-    from observer.server.screen_sync import next_frame
-
-    interval = 0.125
-    for now in (0.0, 0.3, 0.374, 12.51):
-        due = next_frame(now, interval)
-        assert due - now >= interval / 2  # never two frames at once
-        assert abs(due / interval - round(due / interval)) < 1e-9  # on the grid

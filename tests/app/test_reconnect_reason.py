@@ -1,0 +1,48 @@
+"""A reconnecting session says why on its tile and in its status bar, not only in a toast."""
+
+from __future__ import annotations
+
+from observer.app.app import ObserverApp
+from observer.app.links import ConnectionChanged
+from observer.app.widgets.one_line import OneLine
+from observer.app.widgets.status_bar import StatusBar
+from observer.app.widgets.tile import Tile
+from tests.app.conftest import scripted
+
+DROPPED = "ws://127.0.0.1:9 refused the connection — is the server running on port 9?"
+
+
+async def test_a_reconnecting_tile_says_why_without_the_advice() -> None:
+    links = [scripted(identifier=name) for name in ("alpha", "beta")]
+    app = ObserverApp(links)
+    async with app.run_test(size=(200, 24)) as pilot:
+        await pilot.pause(0.1)
+        links[1].push(ConnectionChanged("reconnecting", reason=DROPPED))
+        await pilot.pause(0.1)
+        tile = list(app.screen.query(Tile))[1]
+        tile.update_title()
+        await pilot.pause(0.1)
+        line = tile.query_one(".tile-title", OneLine).render_line(0).text
+        assert "reconnecting: ws://127.0.0.1:9 refused the connection" in line, line
+        assert "is the server running" not in line  # the advice went by in the notice
+
+
+async def test_the_status_bar_counts_down_and_says_why() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=(200, 20)) as pilot:
+        await pilot.pause(0.1)
+        source.push(ConnectionChanged("reconnecting", reason=DROPPED))
+        await pilot.pause(0.1)
+        text = app.screen.query_one(StatusBar).describe(app.clock()).plain
+        assert "reconnecting in 0 s: ws://127.0.0.1:9 refused the connection │" in text, text
+        source.session.failed(
+            "cannot reach ws://127.0.0.1:9: timed out — check", retryable=True, now=app.clock()
+        )
+        await pilot.pause(0.1)
+        text = app.screen.query_one(StatusBar).describe(app.clock()).plain
+        assert ": cannot reach ws://127.0.0.1:9: timed out │" in text, text
+        source.push(ConnectionChanged("connected"))
+        await pilot.pause(0.1)
+        text = app.screen.query_one(StatusBar).describe(app.clock()).plain
+        assert "refused" not in text and "timed out" not in text

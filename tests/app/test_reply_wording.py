@@ -1,0 +1,53 @@
+"""Replying from the dashboard names the session by its profile, and a closed session says it
+will not come back (not "once the connection is back")."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from observer.app.app import ObserverApp
+from observer.app.links import ScriptedLink
+from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.reply import ReplyScreen
+from tests.app.conftest import scripted
+
+
+def named(*names: str) -> list[ScriptedLink]:
+    links = [scripted(identifier=name) for name in names]
+    for link in links:
+        link.label = f"{link.session.identifier} · ws://127.0.0.1:18765"
+    return links
+
+
+async def test_the_reply_dialog_and_its_confirmation_name_the_profile() -> None:
+    links = named("alpha", "beta")
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("right", "r")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ReplyScreen)
+        question = str(app.screen.query_one("#question", Static).render())
+        assert question == "Reply to beta", question
+        await pilot.press("o", "k", "enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ConfirmScreen)
+        shown = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Send 'ok⏎' to beta?" in shown and "18765" not in shown, shown
+
+
+async def test_replying_to_a_closed_session_says_it_does_not_come_back() -> None:
+    links = named("alpha", "beta")
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.2)
+        links[1].session.closed("the agent's server went away", code=1000, now=app.clock())
+        await pilot.press("right", "r")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, ReplyScreen)
+        messages = [n.message for n in app._notifications]
+        assert messages[-1] == (
+            "Cannot reply: The connection is closed for good — open the session again to type "
+            "into it."
+        ), messages
+        assert not any("once the connection is back" in m for m in messages)

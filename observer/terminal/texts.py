@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import repeat
+from operator import add
 
 from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler
-from observer.terminal.cells import Cell
+from observer.terminal.cells import Cell, VTCursor
+from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import HEX_BY_TEXT, decode
 
 Action = Callable[[], object]
@@ -31,6 +34,9 @@ WORD_HEAD = "\x1b[38;2;"
 #: text.
 WORD_MAX = len(WORD_HEAD) + 12 + 4 + ONCE_TEXT
 _BOLD = "\x1b[1m"
+#: ``Cell`` without end, the first argument of ``tuple.__new__`` for each cell a ``map`` builds
+#: (``map`` stops at its shortest iterable).
+_CELL = repeat(Cell)
 _TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
 
 
@@ -47,21 +53,24 @@ class TextDrawer(ActionCompiler):
         ``False`` (nothing done) when the token is not that, or it came before (a theme's
         colour on the same word comes back: the general path compiles it and remembers its
         cells). What :meth:`_once_only` does, with less to decide."""
-        parts = token.split(";", 4)  # ESC[38, 2, R, G, B m text
-        if len(parts) != 5:
+        try:
+            _, _, red, green, tail = token.split(";", 4)  # ESC[38, 2, R, G, "B m text"
+            blue, _, data = tail.partition("m")
+            hexes = HEX_BY_TEXT  # the components as programs write them: "0".."255"
+            fg = f"{hexes[red]}{hexes[green]}{hexes[blue]}"  # one string built, not two
+        except (ValueError, KeyError):  # another SGR (the general path takes it)
             return False
-        blue, _, data = parts[4].partition("m")
-        bold = data[:4] == _BOLD  # a word set off in bold as well
+        bold = data.startswith(_BOLD)  # a word set off in bold as well
         if bold:
             data = data[4:]
-        hexes = HEX_BY_TEXT  # the components as programs write them: "0".."255"
         if not (
             0 < len(data) <= ONCE_TEXT
-            and parts[2] in hexes
-            and parts[3] in hexes
-            and blue in hexes
             # text alone: no other sequence, no line end
-            and (data.isprintable() if data.isascii() else ESC not in data and "\r" not in data)
+            and (
+                data.isprintable()
+                if (ascii := data.isascii())
+                else ESC not in data and "\r" not in data
+            )
         ):
             return False
         once = self._once  # what _seen_before does, inline: this is the hottest path
@@ -74,11 +83,11 @@ class TextDrawer(ActionCompiler):
         cursor = screen.cursor
         base = cursor.attrs if not bold else self._bold(cursor.attrs)
         # Concatenating tuples builds them faster than unpacking into a display.
-        rest = (hexes[parts[2]] + hexes[parts[3]] + hexes[blue],) + base[2:]  # noqa: RUF005
-        pen: Cell = tuple.__new__(Cell, base[:1] + rest)
+        pen: Cell = tuple.__new__(Cell, (base[0], fg) + base[2:])  # noqa: RUF005
+        rest = pen[1:]
         screen.derived_pen, screen.derived_from = pen, base
         cursor.attrs = pen
-        self._draw_once(data, rest)
+        _draw_once(screen, cursor, data, rest, ascii)
         return True
 
     def _bold(self, pen: Cell) -> Cell:
@@ -119,31 +128,7 @@ class TextDrawer(ActionCompiler):
         screen.derived_pen = pen if pen[2:] == base[2:] else None
         screen.derived_from = base
         cursor.attrs = pen
-        self._draw_once(data, pen[1:])
-
-    def _draw_once(self, data: str, rest: tuple[object, ...]) -> None:
-        """Draw ``data`` in the pen (met once) whose fields but the text are ``rest``: its
-        cells are built for this text alone, no cache of them is filled."""
-        screen = self.screen
-        cursor = screen.cursor
-        x = cursor.x
-        end = x + len(data)
-        if (
-            end <= screen.columns
-            and screen.plain_draw
-            and (data.isascii() or screen.all_narrow(data))
-        ):
-            new = tuple.__new__
-            # Concatenation builds the cells faster than unpacking into a tuple display.
-            if end == x + 1:  # one character (a shimmer colours each its own)
-                screen.grid[cursor.y][x] = new(Cell, (data,) + rest)  # noqa: RUF005
-            else:
-                screen.grid[cursor.y][x:end] = [new(Cell, (char,) + rest) for char in data]  # noqa: RUF005
-            cursor.x = end
-            screen.dirty.add(cursor.y)
-            screen.last_char = data[-1]
-        else:
-            screen.draw(data)
+        _draw_once(screen, cursor, data, pen[1:], data.isascii())
 
     def _run_before(self, before: str) -> Cell | None:
         """Run the sequences before a text met once but its last SGRs when those are new,
@@ -233,3 +218,23 @@ class TextDrawer(ActionCompiler):
             if fg_free and pen_in is not None and pen_in is screen.derived_pen:
                 pen_in = screen.derived_from  # a pen met once: the one it came from returns
             known[token] = (before, pen_set, pen, len(data), cells, data[-1], pen_in, fg_free)
+
+
+def _draw_once(
+    screen: VTScreen, cursor: VTCursor, data: str, rest: tuple[object, ...], ascii: bool
+) -> None:
+    """Draw ``data`` in the pen (met once) whose fields but the text are ``rest``: its cells
+    are built for this text alone, no cache of them is filled. ``ascii``: ``data.isascii()``."""
+    x = cursor.x
+    end = x + len(data)
+    if not (end <= screen.columns and screen.plain_draw and (ascii or screen.all_narrow(data))):
+        screen.draw(data)
+        return
+    if end == x + 1:  # one character (a shimmer colours each its own)
+        screen.grid[cursor.y][x] = tuple.__new__(Cell, (data,) + rest)  # noqa: RUF005
+    else:
+        # Each cell is (char,) + rest, built in C: no Python step per character.
+        screen.grid[cursor.y][x:end] = map(tuple.__new__, _CELL, map(add, zip(data), repeat(rest)))
+    cursor.x = end
+    screen.dirty.add(cursor.y)
+    screen.last_char = data[-1]

@@ -50,6 +50,10 @@ def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, P
     screen = wait_for(name, lambda s: "Should I commit these changes?" in s, "the question")
     assert status_line(screen).lstrip().startswith("WATCH")
     assert "demo agent" in screen
+    # The app tells of the question once it has waited (one notification shows at a time: the
+    # newest, so the hint below must come after that one to be seen).
+    wait_for(name, lambda s: "needs an answer" in status_line(s), "the question noticed")
+    time.sleep(0.5)
 
     tmux("send-keys", "-t", name, "n")  # watching: must not reach the agent
     time.sleep(1.0)

@@ -70,8 +70,9 @@ def test_the_wheel_carries_the_free_name_and_the_build_warns_of_nothing(
 def test_the_installed_wheel_runs_the_observer_command_and_finds_its_themes(
     built: tuple[Path, str], tmp_path: Path
 ) -> None:
-    """Installed without its dependencies (the test stays offline): `--help` and the theme
-    list need none of them, and they prove the command, the package and its data are there."""
+    """Installed without downloading anything (the test stays offline): the wheel with
+    ``--no-deps``, and its dependencies as this environment has them (a ``.pth`` naming its
+    site-packages, read after the fresh venv's own, so the package comes from the wheel)."""
     wheel, _ = built
     venv = tmp_path / "fresh"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -91,6 +92,13 @@ def test_the_installed_wheel_runs_the_observer_command_and_finds_its_themes(
         capture_output=True,
         timeout=120,
     )
+    site = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (Path(site) / "dependencies.pth").write_text("\n".join(sysconfig_paths()) + "\n")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "OBSERVER_CONFIG_DIR": str(tmp_path)}
     run = {"capture_output": True, "text": True, "cwd": tmp_path, "timeout": 60, "env": env}
     helped = subprocess.run([venv / "bin" / "observer", "--help"], **run)  # type: ignore[call-overload]
@@ -105,3 +113,10 @@ def test_the_installed_wheel_runs_the_observer_command_and_finds_its_themes(
     version, location = shown.stdout.split()
     assert version == __import__("observer").__version__
     assert location.startswith(str(venv)), "the package must come from the installed wheel"
+
+
+def sysconfig_paths() -> list[str]:
+    """Where this environment's installed packages are (the dependencies the wheel needs)."""
+    import sysconfig
+
+    return sorted({sysconfig.get_path("purelib"), sysconfig.get_path("platlib")})

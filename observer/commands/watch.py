@@ -105,13 +105,14 @@ def _only_session(url: str, api_version: str | None) -> str:
             raise UsageError(f"which session at {url}? — add --identifier ID") from None
         raise
     identifiers = [str(s.get("identifier", "")) for s in sessions]
-    if len(identifiers) == 1 and identifiers[0]:
-        return identifiers[0]
+    if len(identifiers) == 1 and identifiers[0] and sanitize(identifiers[0]) == identifiers[0]:
+        return identifiers[0]  # an identifier with control characters is never taken unasked
     if not identifiers:
         raise UsageError(f"{url} serves no session now — start one with `observer serve -- CMD`")
     print_table(sessions)
     names = ", ".join(sanitize(i)[:60] for i in identifiers)
-    raise UsageError(f"{len(identifiers)} sessions at {url} ({names}) — add --identifier ID")
+    count = f"{len(identifiers)} sessions" if len(identifiers) > 1 else "a session"
+    raise UsageError(f"{count} at {url} ({names}) — add --identifier ID")
 
 
 def build_link(

@@ -9,6 +9,7 @@ endpoint that serves nothing is a loopback HTTP server answering an empty listin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.server
 import json
 import threading
@@ -67,13 +68,14 @@ async def test_several_sessions_are_listed_and_the_error_says_to_pick_one(
     assert err == f"observer: 2 sessions at {url} (a, b) — add --identifier ID\n"
 
 
-@pytest.fixture
-def serving_nothing() -> Iterator[int]:
-    """A loopback HTTP server whose ``GET /sessions`` lists no session; its port."""
+@contextlib.contextmanager
+def listing(sessions: list[dict[str, object]]) -> Iterator[int]:
+    """A loopback HTTP server whose ``GET /sessions`` lists ``sessions``; its port."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            body = json.dumps({"api-version": "2024-02-02-preview", "sessions": []}).encode()
+            body = json.dumps({"api-version": "2024-02-02-preview", "sessions": sessions})
+            body = body.encode()
             self.send_response(200 if self.path.startswith("/sessions?") else 404)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
@@ -85,9 +87,18 @@ def serving_nothing() -> Iterator[int]:
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield server.server_address[1]
-    server.shutdown()
-    server.server_close()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def serving_nothing() -> Iterator[int]:
+    """An endpoint that lists no session; its port."""
+    with listing([]) as port:
+        yield port
 
 
 def test_an_endpoint_serving_nothing_says_so(

@@ -64,6 +64,13 @@ def session_name(label: str) -> str:
     return label.partition(" · ")[0]
 
 
+def endpoint_said_once(state: str, label: str) -> str:
+    """``state`` (``closed: ws://host:1 has no session…``) without the endpoint at the start of
+    its reason when the line shows the label's endpoint anyway: the reason then fits."""
+    endpoint = label.partition(" · ")[2]
+    return state.replace(f": {endpoint} ", ": ", 1) if endpoint else state
+
+
 @dataclass(frozen=True, slots=True)
 class ConnectionChanged:
     """A scripted step: the connection went up, dropped (``reconnecting``) or closed."""

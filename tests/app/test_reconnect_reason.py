@@ -46,3 +46,23 @@ async def test_the_status_bar_counts_down_and_says_why() -> None:
         await pilot.pause(0.1)
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
         assert "refused" not in text and "timed out" not in text
+
+
+async def test_the_endpoint_the_line_shows_is_not_said_again_before_the_reason() -> None:
+    links = [scripted(identifier=name) for name in ("alpha", "delta")]
+    for link in links:
+        link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
+    app = ObserverApp(links)
+    async with app.run_test(size=(200, 24)) as pilot:
+        await pilot.pause(0.1)
+        refused = "ws://127.0.0.1:9 has no session 'delta' (HTTP 404) — fix the profile"
+        links[1].session.failed(refused, retryable=False, now=app.clock())
+        links[0].push(ConnectionChanged("reconnecting", reason=DROPPED))
+        await pilot.pause(0.1)
+        lines = []
+        for tile in app.screen.query(Tile):
+            tile.update_title()
+            await pilot.pause(0.05)
+            lines.append(tile.query_one(".tile-title", OneLine).render_line(0).text)
+    assert lines[0].startswith(" 1  alpha  reconnecting: refused the connection  · ws://"), lines
+    assert lines[1].startswith(" 2  delta  closed: has no session 'delta' (HTTP 404)"), lines

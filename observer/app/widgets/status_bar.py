@@ -12,7 +12,7 @@ import time
 from rich.text import Text
 from textual.widget import Widget
 
-from observer.app.links import Link
+from observer.app.links import Link, endpoint_said_once
 from observer.app.widgets.one_line import fit_line
 from observer.app.widgets.terminal_canvas import TerminalCanvas
 from observer.client.status import SessionStatus
@@ -72,7 +72,7 @@ class StatusBar(Widget):
             text.append(" ")
         # Most important first: a narrow window cuts the end of the line.
         text.append("│ ")
-        text.append(self._connection(status))
+        text.append(endpoint_said_once(self._connection(status), self.link.label))
         state = status.agent_now()  # each fact once; nothing stale shown as current
         if state is not None:
             text.append(" │ agent ")

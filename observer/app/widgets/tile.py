@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from observer.app.links import Link, session_name
+from observer.app.links import Link, endpoint_said_once, session_name
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
@@ -141,7 +141,8 @@ def title_line(index: int, label: str, status: SessionStatus) -> Text:
         title.append(f" {attention.reason} ", "bold reverse")
         title.append(f" {int(status.quiet_for)}s {attention.text}".rstrip())
     else:
-        title.append(status.summary(), "bold" if status.connection == "connected" else "italic")
+        summary = endpoint_said_once(status.summary(), label)
+        title.append(summary, "bold" if status.connection == "connected" else "italic")
     progress = status.progress
     if progress is not None:
         title.append(f"  {progress.value}%" if progress.value is not None else "  …", "dim")

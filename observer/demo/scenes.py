@@ -175,7 +175,7 @@ def _one(
         steps = steps_from(path, "build-7", until=until, extra=extra)
         if control:
             steps.append((0.0, ControlChanged("you")))
-        label = "wss://sandbox.example.com · build-7"
+        label = "build-7 · wss://sandbox.example.com"  # as observer watch labels it
         link = scripted_link(steps, label, clock, recording=recording)
         return ObserverApp([link], theme=theme, clock=clock)
 
@@ -196,7 +196,7 @@ def _dashboard(path: Path, clock: Clock) -> ObserverApp:
         steps = steps_from(path, identifier, until=until, extra=extra)
         if identifier == "tests-4":
             steps.append((0.0, PresenceChanged(1)))
-        links.append(scripted_link(steps, f"wss://sandbox.example.com · {identifier}", clock))
+        links.append(scripted_link(steps, f"{identifier} · wss://sandbox.example.com", clock))
     return ObserverApp(links, clock=clock)
 
 

@@ -175,6 +175,7 @@ def build_link(
 def run(args: argparse.Namespace) -> int:
     """Open the app on the sessions; return its exit status."""
     from observer.app.app import ObserverApp
+    from observer.app.memory import limit_malloc_arenas
     from observer.config import config_dir, load_config
     from observer.errors import UsageError
     from observer.themes import load_theme
@@ -203,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for p in profiles
     ]
+    limit_malloc_arenas()  # before the app's threads start (observer.app.memory says why)
     app = ObserverApp(
         links,
         theme=theme,

@@ -26,14 +26,11 @@ from observer.app.links import Link, endpoint_said_once, session_name
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
+from observer.client.watched import TILE_FPS
 from observer.rendering import Palette
 
-TILE_FRAME = 0.125
-"""Seconds between a tile's repaints at most: a tile is a glance, and each frame of 40 tiles
-costs the compositor what a full-size view costs; 8 frames a second keeps a tile's lag under
-about 150 ms."""
-TILE_FPS = round(1 / TILE_FRAME)
-"""Screen-view frames a second a tile asks for: as many as it repaints."""
+TILE_FRAME = 1 / TILE_FPS
+"""Seconds between a tile's repaints at most (as often as its screen-view frames come)."""
 
 
 class Tile(Vertical, can_focus=True):

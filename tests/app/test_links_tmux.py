@@ -9,6 +9,7 @@ that writes down the address it is given.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -37,25 +38,34 @@ def watched(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     browser = tmp_path / "browser.sh"
     browser.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$1\" >> {opened}\n")
     browser.chmod(0o700)
+    agent = ["sh", "-c", f"cat {tmp_path / 'links.bin'}; exec sleep 600"]
+    with watching(tmp_path, agent, "observer-links", f"BROWSER='{browser} %s'") as name:
+        wait_for(name, lambda s: "https://good.example/login" in s, "the program's output")
+        yield name, opened
+
+
+@contextlib.contextmanager
+def watching(tmp_path: Path, agent: list[str], prefix: str, env: str = "") -> Iterator[str]:
+    """``agent`` under a real ``observer serve`` (78x20), watched by ``observer watch`` in a
+    detached 80x24 tmux session (with ``env`` before the command); the session's name once it
+    watches."""
     tokens, port = tmp_path / "tokens", free_port()
     token = issue("control", tokens)
     serve = ["serve", "--tokens", str(tokens), "--listen", f"127.0.0.1:{port}", "--size", "78x20"]
-    agent = ["sh", "-c", f"cat {tmp_path / 'links.bin'}; exec sleep 600"]
     server = subprocess.Popen(
         [sys.executable, "-m", "observer", *serve, "--", *agent],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     command = (
-        f"cd {ROOT} && OBSERVER_CONFIG_DIR={tmp_path} OBSERVER_TOKEN={token}"
-        f" BROWSER='{browser} %s' {sys.executable} -m observer watch"
+        f"cd {ROOT} && OBSERVER_CONFIG_DIR={tmp_path} OBSERVER_TOKEN={token} {env}"
+        f" {sys.executable} -m observer watch"
         f" ws://127.0.0.1:{port}/ --identifier default; sleep 30"
     )
-    name = start("observer-links", 80, 24, command)
+    name = start(prefix, 80, 24, command)
     try:
         wait_for(name, lambda s: status_line(s).lstrip().startswith("WATCH"), "WATCH")
-        wait_for(name, lambda s: "https://good.example/login" in s, "the program's output")
-        yield name, opened
+        yield name
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
         server.terminate()

@@ -141,3 +141,27 @@ async def test_an_unknown_jupyter_terminal_is_a_404(jupyter: str) -> None:
     with pytest.raises(ConnectionFailed, match="has no session 'no-such'"):
         async for _ in connection.events():
             pass
+
+
+async def test_a_jupyter_terminal_takes_the_controllers_size_and_never_a_watchers(
+    jupyter: str,
+) -> None:
+    name = await asyncio.to_thread(create_terminal, jupyter)
+    watcher = Client(
+        ConnectionSettings(jupyter, identifier=name, protocol="jupyter"), Secret(TOKEN)
+    )
+    controller = Client(
+        ConnectionSettings(jupyter, identifier=name, protocol="jupyter"), Secret(TOKEN)
+    )
+    watching, controlling = watcher.events(), controller.events()
+    for stream in (watching, controlling):
+        await collect_until(stream, lambda s, out: any(isinstance(e, SessionStarted) for e in s))
+    assert await watcher.resize(50, 10) is False  # a watcher's window resizes nothing
+    await controller.take()
+    await controller.resize(97, 31)  # in control the PTY follows the view: set_size
+    await asyncio.sleep(0.5)
+    assert await controller.send_input(b"stty size\r") is True
+    await collect_until(controlling, lambda s, out: b"31 97" in out)
+    for connection, stream in ((watcher, watching), (controller, controlling)):
+        await connection.close()
+        await stream.aclose()

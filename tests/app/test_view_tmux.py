@@ -113,8 +113,8 @@ def test_in_control_stty_size_follows_the_controllers_window_and_never_a_watcher
     watch: Watch,
 ) -> None:
     controller = watch("control", 100, 30)
-    screen = tmux("capture-pane", "-t", controller, "-p")
-    assert "cropped 120x40 → 100x29" in status_line(screen)  # watching: the remote's size
+    # Watching: the remote's size, once connected (WATCH shows while it still connects).
+    wait_for(controller, lambda s: "cropped 120x40 → 100x29" in status_line(s), "the crop")
     tmux("send-keys", "-t", controller, "C-t")
     wait_for(controller, lambda s: "Take control of this agent?" in s, "the confirmation")
     tmux("send-keys", "-t", controller, "y")

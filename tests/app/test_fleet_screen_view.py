@@ -5,8 +5,6 @@ switches its session to the stream with its screen intact, going back switches i
 from __future__ import annotations
 
 import asyncio
-import secrets
-import sys
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,12 +13,9 @@ from observer.app.app import ObserverApp
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.terminal_view import TerminalView
-from observer.secrets import Secret
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
-from observer.transport.settings import ConnectionSettings
-from tests.client_support import live_link
+from tests.client_support import serving
 
 pytestmark = pytest.mark.timeout(60)
 TICKER = (
@@ -30,28 +25,8 @@ TICKER = (
 
 @pytest.fixture
 async def fleet() -> AsyncIterator[tuple[Server, list[Connection]]]:
-    token = secrets.token_urlsafe(16)
-    server = Server(
-        [sys.executable, "-c", TICKER],
-        auth=Authenticator(TokenDigests.from_tokens([("control", token)])),
-        identifiers=("a", "b"),
-        size=(60, 10),
-    )
-    await server.start()
-    url = f"ws://127.0.0.1:{server.port}/"
-    links = [
-        live_link(
-            ConnectionSettings(url=url, identifier=name, protocol="observer"),
-            Secret(token),
-            label=name,
-            scrollback=0,
-        )
-        for name in ("a", "b")
-    ]
-    try:
-        yield server, links
-    finally:
-        await server.stop()
+    async with serving(TICKER, ("a", "b")) as running:
+        yield running
 
 
 async def until(condition: object, what: str, timeout: float = 10.0) -> None:

@@ -14,7 +14,18 @@ from pyte import charsets as cs
 from pyte import modes as mo
 from pyte.screens import Savepoint
 
-from observer.terminal.cells import BLANK, PAD, Cell, Grid, WrappedLine, blank_grid, fit, is_wide
+from observer.terminal.cells import (
+    BLANK,
+    ERASED,
+    PAD,
+    Cell,
+    Glyph,
+    Grid,
+    WrappedLine,
+    blank_grid,
+    fit,
+    is_wide,
+)
 from observer.terminal.links import Link
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
@@ -66,10 +77,10 @@ def _paint(out: list[str], grid: Grid, columns: int) -> None:
         wraps = type(cells) is WrappedLine and y + 1 < len(grid)
         last = columns
         if wraps:
-            if cells[-1] is PAD and is_wide(grid[y + 1][0].data):
+            if cells[-1] is PAD and is_wide(grid[y + 1][0][0]):
                 last -= 1  # the wide character that did not fit wraps again by itself
         else:
-            while last and cells[last - 1] == BLANK:
+            while last and cells[last - 1] == ERASED:
                 last -= 1
             if continued:
                 last = max(last, 1)  # a character must follow the wrap for it to happen
@@ -93,7 +104,8 @@ def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | N
     last = columns
     while last and cells[last - 1] == BLANK:
         last -= 1
-    pen, link = _paint_cells(out, cells, last, columns, pen, link=None)
+    glyphs = [(cell.data, cell) for cell in cells]  # a cell as its own pen: its text unused
+    pen, link = _paint_cells(out, glyphs, last, columns, pen, link=None)
     if link is not None:
         out.append(hyperlink(None))
     return pen
@@ -101,7 +113,7 @@ def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | N
 
 def _paint_cells(
     out: list[str],
-    cells: Sequence[Cell],
+    cells: Sequence[Glyph],
     last: int,
     columns: int,
     pen: Cell | None,
@@ -111,17 +123,20 @@ def _paint_cells(
     """The cells before ``last``; a wide character's second cell (``""``) takes no text.
     ``pen`` and ``link`` are in force before; returns those in force after."""
     x = 0
+    drawn: Cell | None = None  # the glyphs' pen met last (runs of glyphs share one)
     while x < last:
-        cell = cells[x]
-        if cell.link != link:
-            link = cell.link
-            out.append(hyperlink(link))
-        attrs = cell._replace(data=" ", link=None)
-        if attrs != pen:
-            out.append(sgr(attrs))
-            pen = attrs
-        out.append(cell.data or " ")
-        wide = is_wide(cell.data) and x + 1 < columns and cells[x + 1].data == ""
+        text, own = cells[x]
+        if own is not drawn:
+            drawn = own
+            if own.link != link:
+                link = own.link
+                out.append(hyperlink(link))
+            attrs = own._replace(data=" ", link=None)
+            if attrs != pen:
+                out.append(sgr(attrs))
+                pen = attrs
+        out.append(text or " ")
+        wide = is_wide(text) and x + 1 < columns and cells[x + 1][0] == ""
         x += 2 if wide else 1
     return pen, link
 
@@ -142,11 +157,11 @@ def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int)
     # A pending wrap: redraw the last character so the cursor sits just past it.
     cells = grid[y]
     col = columns - 1
-    if cells[col].data == "" and col > 0:
+    if cells[col][0] == "" and col > 0:
         col -= 1
-    cell = cells[col]
-    text = f"\x1b[{row};{col + 1}H" + sgr(cell._replace(link=None)) + (cell.data or " ")
-    out.append(text if cell.link is None else hyperlink(cell.link) + text + hyperlink(None))
+    data, pen = cells[col]
+    text = f"\x1b[{row};{col + 1}H" + sgr(pen._replace(link=None)) + (data or " ")
+    out.append(text if pen.link is None else hyperlink(pen.link) + text + hyperlink(None))
 
 
 def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int, save: str) -> None:

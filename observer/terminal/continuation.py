@@ -60,9 +60,9 @@ def _repeatable(screen: VTScreen) -> str:
         return ""
     x, y = screen.cursor.x, screen.cursor.y
     row = screen.grid[y]
-    if mo.DECAWM not in screen.mode and x == screen.columns - 1 and row[x].data == char:
+    if mo.DECAWM not in screen.mode and x == screen.columns - 1 and row[x][0] == char:
         return char  # without autowrap the cursor stays on the character it wrote
     at = min(x, screen.columns) - width
-    if at < 0 or row[at].data != char:
+    if at < 0 or row[at][0] != char:
         return ""
     return f"\x1b[{width}D{char}"

@@ -8,7 +8,7 @@ from pyte import charsets as cs
 from pyte import modes as mo
 
 from observer.terminal.cells import (
-    BLANK,
+    ERASED,
     PAD,
     Cell,
     CellCache,
@@ -147,12 +147,6 @@ class DrawMixin(EditMixin):
         self._pen, self._pen_cells = attrs, cache
         return cache
 
-    def run(self, data: str) -> tuple[Cell, ...]:
-        """The cells of a run of narrow text in the current pen."""
-        if self.cursor.attrs is not self._pen:
-            self._cells()
-        return tuple(map(self._pen_cells.__getitem__, data))
-
     def all_narrow(self, data: str) -> bool:
         """Whether every character of ``data`` takes exactly one column."""
         chars = set(data)
@@ -266,7 +260,7 @@ class DrawMixin(EditMixin):
                 if not autowrap:
                     continue  # tmux: a character that does not fit is not drawn
                 row = self.grid[cursor.y]
-                if cursor.x == columns - 1 and row[-1] == BLANK:
+                if cursor.x == columns - 1 and row[-1] == ERASED:
                     row[-1] = PAD  # the wide character wraps whole
                 self._wrap()
             if mo.IRM in self.mode:
@@ -290,7 +284,7 @@ class DrawMixin(EditMixin):
         if x == 0:
             return None  # after a carriage return nothing precedes (wrapping is deferred)
         px = min(x, self.columns) - 1
-        if self.grid[y][px].data == "" and px > 0:
+        if self.grid[y][px][0] == "" and px > 0:
             px -= 1
         return y, px
 
@@ -301,12 +295,12 @@ class DrawMixin(EditMixin):
         if at is None:
             return False
         row = self.grid[at[0]]
-        last = row[at[1]]
-        flag = _REGIONAL.match(last.data) and _REGIONAL.match(char) and len(last.data) == 1
-        if not (flag or (last.data.endswith(ZWJ) and is_wide(last.data))):
+        text, pen = row[at[1]]
+        flag = _REGIONAL.match(text) and _REGIONAL.match(char) and len(text) == 1
+        if not (flag or (text.endswith(ZWJ) and is_wide(text))):
             return False
-        if len(last.data) < MAX_CELL_TEXT:
-            row[at[1]] = last._replace(data=last.data + char)
+        if len(text) < MAX_CELL_TEXT:
+            row[at[1]] = (text + char, pen)
             self.dirty.add(at[0])
         return True
 
@@ -318,11 +312,11 @@ class DrawMixin(EditMixin):
             return
         y, px = at
         row = self.grid[y]
-        last = row[px]
-        if len(last.data) >= MAX_CELL_TEXT or (char == ZWJ and not is_wide(last.data)):
+        text, pen = row[px]
+        if len(text) >= MAX_CELL_TEXT or (char == ZWJ and not is_wide(text)):
             return  # tmux keeps a joiner only after an emoji
         # Stored as received, not normalized, so text matches what tmux captures.
-        row[px] = last._replace(data=last.data + char)
+        row[px] = (text + char, pen)
         self.dirty.add(y)
 
     def repeat_last(self, count: int = 1) -> None:

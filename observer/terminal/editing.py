@@ -16,8 +16,9 @@ from pyte.screens import Margins
 
 from observer.terminal.cells import (
     BLANK,
+    ERASED,
     MOVED,
-    Cell,
+    Glyph,
     Grid,
     Line,
     VTCursor,
@@ -36,7 +37,7 @@ class EditMixin(ScrollMixin):
     grid: Grid
     wide_seen: bool
     _wide: bool  # a wide character was drawn (see DrawMixin.wide_seen)
-    _blanks: dict[str, Cell]
+    _blanks: dict[str, Glyph]
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -44,16 +45,16 @@ class EditMixin(ScrollMixin):
         """The cursor column for editing: a pending wrap counts as the last column."""
         return min(self.cursor.x, self.columns - 1)
 
-    def _blank(self) -> Cell:
+    def _blank(self) -> Glyph:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
         bg = self.cursor.attrs.bg
         if bg == "default":
-            return BLANK
+            return ERASED
         blank = self._blanks.get(bg)
         if blank is None:
             if len(self._blanks) > 256:
                 self._blanks.clear()
-            blank = self._blanks[bg] = BLANK._replace(bg=bg)
+            blank = self._blanks[bg] = (" ", BLANK._replace(bg=bg))
         return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
@@ -76,7 +77,7 @@ class EditMixin(ScrollMixin):
         count = min(max(count or 1, 1), columns - x)
         row = self.grid[self.cursor.y]
         row[x:columns] = [self._blank()] * count + row[x : columns - count]
-        if row[-1] is BLANK:
+        if row[-1] is ERASED:
             row[-1] = MOVED  # tmux counts the whole row as written (grid_move_cells)
         self._settle(row, x, x + count, columns)
         self.dirty.add(self.cursor.y)
@@ -89,7 +90,7 @@ class EditMixin(ScrollMixin):
         count = min(max(count or 1, 1), columns - x)
         row = self.grid[self.cursor.y]
         row[x:columns] = row[x + count : columns] + [self._blank()] * count
-        if columns - count > x and row[columns - count - 1] is BLANK:
+        if columns - count > x and row[columns - count - 1] is ERASED:
             row[columns - count - 1] = MOVED  # tmux counts the moved cells as written
         self._settle(row, x, columns - count)
         self.dirty.add(self.cursor.y)
@@ -109,7 +110,7 @@ class EditMixin(ScrollMixin):
         cursor = self.cursor
         x = cursor.x
         if how == 0 and 0 < x < self.columns and not self._wide:  # the usual case, short
-            blank = BLANK if cursor.attrs.bg == "default" else self._blank()
+            blank = ERASED if cursor.attrs.bg == "default" else self._blank()
             self.grid[cursor.y][x:] = [blank] * (self.columns - x)
             self.dirty.add(cursor.y)
         elif how == 0:
@@ -215,7 +216,7 @@ class EditMixin(ScrollMixin):
 
     def alignment_display(self) -> None:
         """DECALN: fill the screen with ``E``, reset the margins, home the cursor."""
-        self.grid[:] = blank_grid(self.columns, self.lines, BLANK._replace(data="E"))
+        self.grid[:] = blank_grid(self.columns, self.lines, ("E", BLANK))
         self.margins = None
         self.cursor_position()
         self.dirty.update(range(self.lines))

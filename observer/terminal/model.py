@@ -8,7 +8,7 @@ from typing import overload
 from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
-from observer.terminal.cells import Cell, frozen, thawed
+from observer.terminal.cells import Cell, public
 from observer.terminal.continuation import continuation
 from observer.terminal.notifications import Event
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
@@ -27,8 +27,8 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
 class History(Sequence[Sequence[Cell]]):
     """The scrollback, oldest row first, read while output continues.
 
-    Each row has the width the screen had when the row scrolled off; rows are tuples
-    because the scrollback never changes them. A row whose text continues on the next one
+    Each row has the width the screen had when the row scrolled off; each is a copy of
+    its cells, built when it is read. A row whose text continues on the next one
     (autowrap broke it) says so: :func:`~observer.terminal.cells.is_wrapped`.
     """
 
@@ -45,7 +45,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        return frozen(self._rows[index])
+        return public(self._rows[index])
 
 
 class TerminalModel:
@@ -202,8 +202,8 @@ class TerminalModel:
         (autowrap broke it): :func:`~observer.terminal.cells.is_wrapped` of the result."""
         if not 0 <= y < self._screen.lines:
             raise IndexError(f"row {y} is outside the screen (0..{self._screen.lines - 1})")
-        return thawed(self._screen.grid[y])
+        return public(self._screen.grid[y])
 
     def text(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed (like ``tmux capture-pane -p``)."""
-        return ["".join(cell.data for cell in self.line(y)).rstrip() for y in range(self.rows)]
+        return ["".join([cell[0] for cell in row]).rstrip() for row in self._screen.grid]

@@ -9,7 +9,7 @@ goes to the end of that line. tmux also counts the scrollback rows that scrolled
 screen (``hscrolled``, the ones growing the window brings back) and adjusts that count here.
 
 A row's length is its cells up to the last one a program wrote: erases and new rows use the
-:data:`~observer.terminal.cells.BLANK` object itself (or, in a colour, the screen's blank of
+:data:`~observer.terminal.cells.ERASED` object itself (or, in a colour, the screen's blank of
 that colour), a printed space is another (equal) cell. That is tmux's count of used cells for
 what programs usually do; tmux also counts the cells an erase cleared inside that length, and
 the model does not keep that (ICH and DCH, which make tmux count the cells they move, do).
@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
-from observer.terminal.cells import BLANK, PAD, Cell, Line, WrappedLine, fit, is_wide, is_wrapped
+from observer.terminal.cells import ERASED, PAD, Glyph, Line, WrappedLine, fit, is_wide, is_wrapped
 
-Row = Sequence[Cell]
+Row = Sequence[Glyph]
 #: ``grid_wrap_position``'s mark for a cursor past the end of its line.
 _END = -1
 
@@ -31,23 +31,23 @@ def used(row: Row, erased: Set[int] = frozenset()) -> int:
     """Cells of a row up to the last one written: trailing cells never written, and those
     an erase left (``erased``: the ids of the blanks erases write in a colour), left out."""
     end = len(row)
-    while end and (row[end - 1] is BLANK or row[end - 1] is PAD or id(row[end - 1]) in erased):
+    while end and (row[end - 1] is ERASED or row[end - 1] is PAD or id(row[end - 1]) in erased):
         end -= 1
     return end
 
 
-def _width(cell: Cell) -> int:
+def _width(cell: Glyph) -> int:
     """Columns a cell takes in tmux's grid: a stub (tmux's padding cell) takes none."""
-    return 0 if cell.data == "" else 2 if is_wide(cell.data) else 1
+    return 0 if cell[0] == "" else 2 if is_wide(cell[0]) else 1
 
 
 @dataclass(slots=True)
 class _Line:
     """A row being re-wrapped: its written cells and whether it continues on the next."""
 
-    cells: list[Cell]
+    cells: list[Glyph]
     wrapped: bool
-    tail: list[Cell] = field(default_factory=list)  # cells past the written ones, kept as is
+    tail: list[Glyph] = field(default_factory=list)  # cells past the written ones, kept as is
     dead: bool = False
 
 
@@ -75,7 +75,7 @@ class Reflow:
             else:
                 self._move(line)
 
-    def _fits(self, cells: list[Cell]) -> int:
+    def _fits(self, cells: list[Glyph]) -> int:
         """Index of the first cell that does not fit in the width."""
         width = 0
         for i, cell in enumerate(cells):
@@ -142,7 +142,7 @@ class Reflow:
         """Split line ``yy`` at cell ``at`` into as many lines as it needs, then join what
         follows if it had wrapped (tmux's ``grid_reflow_split``)."""
         line = self.source[yy]
-        parts: list[list[Cell]] = [[]]
+        parts: list[list[Glyph]] = [[]]
         width = 0
         for cell in line.cells[at:]:
             if width + _width(cell) > self.width:
@@ -221,6 +221,7 @@ def reflow(
         cells = line.cells
         if cells and used(cells, erased) < len(cells):
             # tmux counts every cell it copied as used, blanks included: a written copy
-            cells[-1] = Cell._make(cells[-1])
+            text, pen = cells[-1]
+            cells[-1] = (text, pen)  # a new tuple: equal, not the same object
         out.append(fit((WrappedLine if line.wrapped else list)(cells + line.tail), columns))
     return out, unwrap_position(out, wx, wy, erased), state.hscrolled

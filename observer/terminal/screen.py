@@ -15,6 +15,7 @@ from observer.terminal.cells import (
     BLANK,
     Cell,
     CellCache,
+    Glyph,
     Grid,
     Line,
     VTCursor,
@@ -73,7 +74,7 @@ class VTScreen(ReportsMixin):
         self.last_char = ""
         self.wide_seen = False
         self.dirty_all = False
-        self._blanks: dict[str, Cell] = {}
+        self._blanks: dict[str, Glyph] = {}
         self._caches: dict[int, CellCache] = {}  # by id of the pen
         self._pens: dict[Cell, Cell] = {}  # interned pens
         self._pen: Cell | None = None
@@ -107,7 +108,7 @@ class VTScreen(ReportsMixin):
     @property
     def display(self) -> list[str]:
         """The rows as text (pyte's property, over our grid)."""
-        return ["".join(cell.data for cell in row) for row in self.grid]
+        return ["".join([cell[0] for cell in row]) for row in self.grid]
 
     # -- geometry --------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pyte
 
-from observer.terminal.cells import BLANK, Cell, Grid, Line, VTCursor, WrappedLine, blank_grid
+from observer.terminal.cells import ERASED, Glyph, Grid, Line, VTCursor, WrappedLine, blank_grid
 
 
 class ScrollMixin(pyte.Screen):
@@ -33,7 +33,7 @@ class ScrollMixin(pyte.Screen):
     def _region(self) -> tuple[int, int]:
         return self.margins or (0, self.lines - 1)
 
-    def _blank(self) -> Cell:
+    def _blank(self) -> Glyph:
         raise NotImplementedError  # EditMixin
 
     def _mark(self, top: int, bottom: int) -> None:
@@ -65,7 +65,7 @@ class ScrollMixin(pyte.Screen):
         self.dirty.update(range(first, first + count))
 
     def _scroll_up(
-        self, top: int, bottom: int, count: int, keep: bool = False, blank: Cell | None = None
+        self, top: int, bottom: int, count: int, keep: bool = False, blank: Glyph | None = None
     ) -> None:
         """Move rows ``top+count..bottom`` up to ``top``; rows of ``blank`` (by default the
         pen's background) enter at the bottom.
@@ -109,7 +109,7 @@ class ScrollMixin(pyte.Screen):
 
     # -- scrolling -------------------------------------------------------------------------
 
-    def index(self, blank: Cell | None = None) -> None:
+    def index(self, blank: Glyph | None = None) -> None:
         """IND / LF: down one row, scrolling the region when at its bottom margin (the row
         that enters takes the pen's background, xterm's BCE)."""
         top, bottom = self._region()
@@ -121,7 +121,7 @@ class ScrollMixin(pyte.Screen):
     def advance(self) -> None:
         """Move down a row for an autowrap: as a line feed, but a row that enters is blank
         in the default colours (tmux's wrap passes the default background)."""
-        self.index(BLANK)
+        self.index(ERASED)
 
     def reverse_index(self) -> None:
         """RI: up one row, scrolling the region down when at its top margin."""

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 from pyte.screens import Margins, Savepoint
 
-from observer.terminal.cells import Cell, Grid, Line, frozen, thawed
+from observer.terminal.cells import Cell, Glyph, Grid, Line, frozen, thawed
 from observer.terminal.links import Link
 from observer.terminal.notifications import Notifications, Partial
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
-Rows = tuple[tuple[Cell, ...], ...]
+Rows = tuple[tuple[Glyph, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from itertools import repeat
-from operator import add
 
 from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler
-from observer.terminal.cells import Cell, VTCursor
+from observer.terminal.cells import Cell, Glyph, VTCursor
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import HEX_BY_TEXT, decode
 
@@ -22,7 +21,7 @@ ESC = "\x1b"
 #: cells in that pen, its last character, the pen that its sequences, when they are
 #: SGRs only (or none), turn into the pen it was drawn in (else ``None``), and whether they
 #: do so from any pen that differs from that one only in its foreground (they set it).
-Known = tuple[Action | None, Cell | None, Cell, int, tuple[Cell, ...], str, Cell | None, bool]
+Known = tuple[Action | None, Cell | None, Cell, int, tuple[Glyph, ...], str, Cell | None, bool]
 #: Text tokens longer than this are not remembered (64 characters of text at most when
 #: no escape sequence comes with it: plain log lines seldom repeat).
 _KNOWN_MAX = 256
@@ -34,9 +33,6 @@ WORD_HEAD = "\x1b[38;2;"
 #: text.
 WORD_MAX = len(WORD_HEAD) + 12 + 4 + ONCE_TEXT
 _BOLD = "\x1b[1m"
-#: ``Cell`` without end, the first argument of ``tuple.__new__`` for each cell a ``map`` builds
-#: (``map`` stops at its shortest iterable).
-_CELL = repeat(Cell)
 _TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
 
 
@@ -84,10 +80,9 @@ class TextDrawer(ActionCompiler):
         base = cursor.attrs if not bold else self._bold(cursor.attrs)
         # Concatenating tuples builds them faster than unpacking into a display.
         pen: Cell = tuple.__new__(Cell, (base[0], fg) + base[2:])  # noqa: RUF005
-        rest = pen[1:]
         screen.derived_pen, screen.derived_from = pen, base
         cursor.attrs = pen
-        _draw_once(screen, cursor, data, rest, ascii)
+        _draw_once(screen, cursor, data, pen, ascii)
         return True
 
     def _bold(self, pen: Cell) -> Cell:
@@ -128,7 +123,7 @@ class TextDrawer(ActionCompiler):
         screen.derived_pen = pen if pen[2:] == base[2:] else None
         screen.derived_from = base
         cursor.attrs = pen
-        _draw_once(screen, cursor, data, pen[1:], data.isascii())
+        _draw_once(screen, cursor, data, pen, data.isascii())
 
     def _run_before(self, before: str) -> Cell | None:
         """Run the sequences before a text met once but its last SGRs when those are new,
@@ -220,21 +215,19 @@ class TextDrawer(ActionCompiler):
             known[token] = (before, pen_set, pen, len(data), cells, data[-1], pen_in, fg_free)
 
 
-def _draw_once(
-    screen: VTScreen, cursor: VTCursor, data: str, rest: tuple[object, ...], ascii: bool
-) -> None:
-    """Draw ``data`` in the pen (met once) whose fields but the text are ``rest``: its cells
-    are built for this text alone, no cache of them is filled. ``ascii``: ``data.isascii()``."""
+def _draw_once(screen: VTScreen, cursor: VTCursor, data: str, pen: Cell, ascii: bool) -> None:
+    """Draw ``data`` in ``pen`` (met once): its glyphs are built for this text alone, no
+    cache of them is filled. ``ascii``: ``data.isascii()``."""
     x = cursor.x
     end = x + len(data)
     if not (end <= screen.columns and screen.plain_draw and (ascii or screen.all_narrow(data))):
         screen.draw(data)
         return
     if end == x + 1:  # one character (a shimmer colours each its own)
-        screen.grid[cursor.y][x] = tuple.__new__(Cell, (data,) + rest)  # noqa: RUF005
+        screen.grid[cursor.y][x] = (data, pen)
     else:
-        # Each cell is (char,) + rest, built in C: no Python step per character.
-        screen.grid[cursor.y][x:end] = map(tuple.__new__, _CELL, map(add, zip(data), repeat(rest)))
+        # Each glyph is (char, pen), built by zip in C: no Python step per character.
+        screen.grid[cursor.y][x:end] = zip(data, repeat(pen))
     cursor.x = end
     screen.dirty.add(cursor.y)
     screen.last_char = data[-1]

@@ -26,7 +26,7 @@ the peer can send it, a recorder never: :meth:`WatchedSession.screen_allowed`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
@@ -65,7 +65,7 @@ from observer.protocol.events import (
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
 from observer.protocol.screen_frames import View
 from observer.protocol.screen_view import ScreenView
-from observer.terminal import BellRung, Cell, TerminalModel
+from observer.terminal import BellRung, TerminalModel
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
@@ -169,7 +169,7 @@ class WatchedSession:
         """Called with every peer event as it is applied, every connection opened and every
         reconnect decision, in order: a log of what the session saw (tests and tools read it)."""
         self._listeners: list[Listener] = []
-        self._shown: dict[int, Sequence[Cell]] = {}
+        self._shown: dict[int, tuple[object, ...]] = {}
         """Each row's cells when last reported changed (rows written the same are not)."""
         self._adapter: Adapter | None = None
         self._capabilities: Capabilities | None = None
@@ -898,7 +898,7 @@ class WatchedSession:
         model, shown = self.model, self._shown
         changed = set()
         for y in dirty:
-            row = model.line(y)
+            row = model.row_key(y)
             if shown.get(y) != row:
                 shown[y] = row
                 changed.add(y)

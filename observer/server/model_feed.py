@@ -19,7 +19,8 @@ from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.screen_frames import Notified
-from observer.server.screen_sync import NotificationLog, RowVersions, ScreenRows
+from observer.server.notification_log import NotificationLog
+from observer.server.screen_sync import RowVersions, ScreenRows
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005

@@ -14,26 +14,31 @@ remembers the versions it was sent (:class:`ScreenFeed`).
 A repaint of rows cannot carry what the agent sent to be noticed (OSC 9/99/777 notifications,
 BEL, OSC 9;4 progress): the model reports those, the session keeps the latest in a
 :class:`NotificationLog`, and each frame lists those since the client's previous frame (a bell
-alone makes a frame).
+alone makes a frame). A notification or a bell does not wait for the next frame's turn: the
+ticker wakes and sends it at once (at most :data:`TICK` after the previous frame), since a tile's
+agent asking for someone is what the dashboard is for; progress reports wait their turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from observer.protocol import frames
-from observer.protocol.screen_frames import MAX_NOTIFICATIONS, Notified, Screen
-from observer.terminal import BellRung
+from observer.protocol.screen_frames import Screen
+from observer.server.notification_log import NotificationLog
 from observer.terminal.ansi import paint_row
 from observer.terminal.cells import BLANK, Cell
 
 SYNC_HOLD = 0.5
 """Longest a frame waits for a synchronized update (DEC mode 2026) to end: a tile shows no
 half-drawn screen, nor freezes behind a program that never ends its update."""
+
+TICK = 1.0 / 30
+TIMER_SLACK = 0.001
+"""How often the ticker looks for due frames (the highest frame rate a client may ask for)."""
 
 
 class ScreenRows(Protocol):
@@ -107,31 +112,6 @@ class RowVersions:
         return cached[1], cached[3]
 
 
-class NotificationLog:
-    """The latest of what the agent sent to be noticed, numbered: each client asks for what came
-    after the last number it was sent."""
-
-    def __init__(self) -> None:
-        self.last = 0
-        """The number of the newest entry (0: none yet)."""
-        self._entries: deque[tuple[int, Notified]] = deque(maxlen=MAX_NOTIFICATIONS)
-
-    def add(self, events: Iterable[Notified]) -> None:
-        """The model's notification events after a feed (a run of bells is kept as one)."""
-        for event in events:
-            entries = self._entries
-            if isinstance(event, BellRung) and entries and isinstance(entries[-1][1], BellRung):
-                entries.pop()
-            self.last += 1
-            self._entries.append((self.last, event))
-
-    def since(self, number: int) -> tuple[Notified, ...]:
-        """The entries after ``number``, oldest first (at most the newest kept)."""
-        if number >= self.last:
-            return ()
-        return tuple(event for n, event in self._entries if n > number)
-
-
 class ScreenFeed:
     """One client's screen view: its frame rate and what it was sent.
 
@@ -148,6 +128,8 @@ class ScreenFeed:
         self._clock = clock
         self.due = 0.0
         """When the next frame may go (monotonic seconds)."""
+        self._sent_at = -TICK
+        """When the previous frame went (a notification may go a tick after it)."""
         self._seen: list[int] = []
         """Each row's version when last looked at."""
         self._sent: list[int] = []
@@ -177,7 +159,8 @@ class ScreenFeed:
         """The next ``screen`` frame if one is due and something changed or was notified (or
         ``force``: now, even empty), else ``None``."""
         now = self._clock()
-        if not force and (now < self.due or (model.synchronized and now < self.due + SYNC_HOLD)):
+        due = self.due_at(notices)
+        if not force and (now < due or (model.synchronized and now < due + SYNC_HOLD)):
             return None
         full = self._generation != rows.generation or len(self._seen) != len(rows.versions)
         lines = self._changed_rows(model, rows, full)
@@ -188,7 +171,7 @@ class ScreenFeed:
         if notices is not None:
             self._noticed = notices.last
         self._generation, self._rest = rows.generation, rest
-        self.due = now + self.interval
+        self.due, self._sent_at = now + self.interval, now
         self.frames += 1
         cursor = (min(model.cursor_x, model.cols - 1), min(model.cursor_y, model.rows - 1))
         message = frames.encode(
@@ -196,6 +179,13 @@ class ScreenFeed:
         )
         assert isinstance(message, str)
         return message
+
+    def due_at(self, notices: NotificationLog | None) -> float:
+        """When the next frame may go: a notification or a bell not yet sent goes a tick after
+        the previous frame (the agent asks for someone), anything else at :attr:`due`."""
+        if notices is not None and notices.last_urgent > self._noticed:
+            return min(self.due, self._sent_at + TICK)
+        return self.due
 
     def _changed_rows(
         self, model: ScreenRows, rows: RowVersions, full: bool
@@ -230,11 +220,6 @@ class Viewer(Protocol):
     def drop_backlog(self) -> None: ...
 
 
-TICK = 1.0 / 30
-TIMER_SLACK = 0.001
-"""How often the ticker looks for due frames (the highest frame rate a client may ask for)."""
-
-
 class ScreenViews:
     """The screen viewers of one session: switching views, and a ticker that sends each its due
     frames (one task, running only while there is a viewer).
@@ -265,6 +250,8 @@ class ScreenViews:
         self._offset = offset
         self._catch_up = catch_up
         self._task: asyncio.Task[None] | None = None
+        self._sleep: asyncio.Future[None] | None = None
+        notices.on_urgent = self.wake
 
     def enter(self, client: Viewer, fps: int) -> None:
         """The client switches to the screen view (or changes its frame rate)."""
@@ -312,15 +299,32 @@ class ScreenViews:
                 message = feed.frame(self._model, self._rows(), self._offset(), self._notices)
                 if message is not None:
                     client.push(message)
-            due = feed.due - time.monotonic()
+            due = feed.due_at(self._notices) - time.monotonic()
             # Due later: wake then (a hair after: a timer may fire early, and a frame asked for
             # before it is due waits a whole tick more). Due already but nothing changed: look
             # again in a tick.
             wait = min(wait, due + TIMER_SLACK if due > 0 else TICK)
         return wait if viewers else None
 
+    def wake(self) -> None:
+        """Look for due frames now (a notification or a bell came: it goes at once)."""
+        if self._sleep is not None and not self._sleep.done():
+            self._sleep.set_result(None)
+
     async def _run(self) -> None:
         # Wake when the next frame may be due (a frame not sent for want of a change is due at
-        # once, so the ticker looks again each TICK until one comes).
+        # once, so the ticker looks again each TICK until one comes), or at a notification.
+        loop = asyncio.get_running_loop()
         while (wait := self.send_due()) is not None:
-            await asyncio.sleep(wait)
+            self._sleep = sleep = loop.create_future()
+            timer = loop.call_later(wait, _done, sleep)
+            try:
+                await sleep
+            finally:
+                timer.cancel()
+                self._sleep = None
+
+
+def _done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

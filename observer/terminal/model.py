@@ -204,6 +204,11 @@ class TerminalModel:
             raise IndexError(f"row {y} is outside the screen (0..{self._screen.lines - 1})")
         return public(self._screen.grid[y])
 
+    def row_key(self, y: int) -> tuple[object, ...]:
+        """Visible row ``y`` as a value equal exactly when the row's cells are (cheap: no cells
+        are built; for telling which rows a redraw really changed)."""
+        return tuple(self._screen.grid[y])
+
     def text(self) -> list[str]:
         """The visible rows as text, trailing blanks trimmed (like ``tmux capture-pane -p``)."""
         return ["".join([cell[0] for cell in row]).rstrip() for row in self._screen.grid]

@@ -26,6 +26,7 @@ from observer.app.links import Link, session_name
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.reply import ReplyScreen
 from observer.app.screens.watch import WatchScreen
+from observer.app.sparse_compositor import SparseCompositor
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
 from observer.rendering import Palette
@@ -52,6 +53,7 @@ class DashboardScreen(Screen[None]):
 
     def __init__(self, links: Sequence[Link], palette: Palette) -> None:
         super().__init__()
+        self._compositor = SparseCompositor()  # 40 tiles: see its module docstring
         self.links = list(links)
         self.palette = palette
         self.columns = max(1, math.ceil(math.sqrt(len(self.links))))

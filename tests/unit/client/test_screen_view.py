@@ -16,7 +16,8 @@ from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.screen_frames import Screen
-from observer.server.screen_sync import NotificationLog, RowVersions, ScreenFeed
+from observer.server.notification_log import NotificationLog
+from observer.server.screen_sync import RowVersions, ScreenFeed
 from observer.terminal import TerminalModel
 from tests.unit.client.drive import connect, drain, recorded, snapshot
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from observer.protocol.screen_frames import MAX_NOTIFICATIONS
-from observer.server.screen_sync import NotificationLog
+from observer.server.notification_log import NotificationLog
 from observer.terminal import BellRung, NotificationSent, ProgressReported
 
 
@@ -73,3 +73,60 @@ def test_the_ticker_sleeps_until_the_next_frame_is_due_not_a_tick_more() -> None
     assert len(viewer.sent) == 1 and wait is not None and wait < TICK / 4
     viewer.screen = None
     assert views.send_due() is None  # nobody watches the screen: the ticker stops
+
+
+def test_a_notification_or_a_bell_goes_at_once_and_progress_waits_its_turn() -> None:
+    from observer.server.screen_sync import TICK, RowVersions, ScreenFeed
+    from observer.terminal import TerminalModel
+
+    model, rows, log = TerminalModel(20, 3, scrollback=0), RowVersions(3), NotificationLog()
+    now = [0.0]
+    feed = ScreenFeed(2, clock=lambda: now[0])  # a frame every half second at most
+    rows.bump(model.feed(b"working"))
+    assert feed.frame(model, rows, 7, log) is not None
+    now[0] = 0.1
+    rows.bump(model.feed(b" more"))
+    assert feed.frame(model, rows, 12, log) is None  # a change waits for the next frame
+    log.add([ProgressReported(1, 40)])
+    assert feed.frame(model, rows, 12, log) is None  # and so does progress
+    log.add([NotificationSent("", "Claude needs your permission", "osc9")])
+    frame = feed.frame(model, rows, 12, log)
+    assert frame is not None and "Claude needs your permission" in frame and "more" in frame
+    # A flood of bells is not a flood of frames: at most one a tick.
+    now[0] += TICK / 2
+    log.add([BellRung()])
+    assert feed.frame(model, rows, 12, log) is None
+    now[0] += TICK / 2 + 0.001
+    assert feed.frame(model, rows, 12, log) is not None
+
+
+async def test_the_ticker_wakes_for_a_notification_instead_of_sleeping_until_the_next_frame() -> (
+    None
+):
+    import asyncio
+
+    from observer.server.screen_sync import RowVersions, ScreenViews
+    from observer.terminal import TerminalModel
+
+    model, rows, log = TerminalModel(20, 3, scrollback=0), RowVersions(3), NotificationLog()
+    viewer = Viewer(fps=1)
+    viewer.screen = None
+    views = ScreenViews(
+        [viewer], model, rows=lambda: rows, offset=lambda: 0, catch_up=lambda: None, notices=log
+    )
+    rows.bump(model.feed(b"hello"))
+    views.enter(viewer, 1)  # one frame a second
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.005)
+            if viewer.sent:
+                break
+        assert len(viewer.sent) == 1
+        asked = time.monotonic()
+        log.add([NotificationSent("", "waiting for input", "osc777")])
+        while len(viewer.sent) == 1 and time.monotonic() - asked < 2:
+            await asyncio.sleep(0.005)
+        assert len(viewer.sent) == 2 and "waiting for input" in str(viewer.sent[1])
+        assert time.monotonic() - asked < 0.5  # not the second's wait for the next frame
+    finally:
+        views.stop()

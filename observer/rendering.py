@@ -25,14 +25,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import groupby
-from operator import itemgetter
-from typing import Protocol
+from operator import attrgetter, itemgetter
+from typing import Protocol, TypeVar
 
 from rich.color import Color
 from rich.segment import Segment
 from rich.style import Style
 
-from observer.terminal import COLOUR_NAMES
+from observer.terminal import COLOUR_NAMES, Cell
 from observer.terminal.sanitize import sanitize_cell
 from observer.themes import TerminalColours
 
@@ -214,47 +214,71 @@ def cells_to_segments(
     Returns:
         Segments whose total cell length is the row's width.
     """
-    cache = style_cache(palette)
-    segments: list[Segment] = []
     if not cells:
-        return segments
+        return []
     # pyte's cells have no ``dim``: a failed attribute lookup per cell costs more than the rest
     # of the loop, so look once per row.
     has_dim = hasattr(cells[0], "dim")
     attributes = _ATTRIBUTES if isinstance(cells[0], tuple) else _attributes
-    # Cells whose attributes (all but the text) are equal share a segment: groupby compares
-    # them in C, and a style key is made per run, not per cell.
-    for part, mark in _parts(cells, cursor_x, matches):
+
+    def key(first: CellLike, mark: Mark) -> StyleKey:
+        dim = bool(getattr(first, "dim", False)) if has_dim else False
+        return (first.fg, first.bg, first.bold, dim, first.italics, first.underscore,
+                first.strikethrough, first.reverse, mark)  # fmt: skip
+
+    return _segments(_parts(cells, cursor_x, matches), palette, attributes, _DATA, key)
+
+
+def glyphs_to_segments(
+    glyphs: Sequence[tuple[str, Cell]],
+    palette: Palette | None,
+    cursor_x: int | None = None,
+    matches: Sequence[tuple[int, int]] = (),
+) -> list[Segment]:
+    """:func:`cells_to_segments` for a row as the model's grid holds it: (text, pen) pairs
+    (:meth:`observer.terminal.TerminalModel.glyphs`). Text drawn in one pen shares it, so runs
+    are found by the pen and no cell is built."""
+    if not glyphs:
+        return []
+    return _segments(_parts(glyphs, cursor_x, matches), palette, _PEN, _TEXT, _pen_key)
+
+
+def _pen_key(glyph: tuple[str, Cell], mark: Mark) -> StyleKey:
+    pen = glyph[1]
+    return (pen.fg, pen.bg, pen.bold, pen.dim, pen.italics, pen.underscore, pen.strikethrough,
+            pen.reverse, mark)  # fmt: skip
+
+
+def _segments(
+    parts: Sequence[tuple[Sequence[_Item], Mark]],
+    palette: Palette | None,
+    attributes: Callable[[_Item], object],
+    text_of: Callable[[_Item], str],
+    key: Callable[[_Item, Mark], StyleKey],
+) -> list[Segment]:
+    """Segments of a row cut into marked parts: one per run of items whose ``attributes``
+    are equal (``groupby`` compares them in C; a style key is made per run, not per cell)."""
+    cache = style_cache(palette)
+    segments: list[Segment] = []
+    for part, mark in parts:
         for _, run in groupby(part, attributes):
             group = list(run)
             # A wide character's stub cell has the text "": joined, it adds nothing.
-            text = "".join([cell.data for cell in group])
+            text = "".join(map(text_of, group))
             if not text:
                 continue
             if not text.isprintable():  # rare: a control, a bidi control, a no-break space...
-                text = "".join([sanitize_cell(cell.data) for cell in group])
-            first = group[0]
-            key: StyleKey = (
-                first.fg,
-                first.bg,
-                first.bold,
-                bool(getattr(first, "dim", False)) if has_dim else False,
-                first.italics,
-                first.underscore,
-                first.strikethrough,
-                first.reverse,
-                mark,
-            )
-            segments.append(Segment(text, cache.get(key)))
+                text = "".join([sanitize_cell(data) for data in map(text_of, group)])
+            segments.append(Segment(text, cache.get(key(group[0], mark))))
     return segments
 
 
-Part = tuple[Sequence[CellLike], Mark]
+_Item = TypeVar("_Item")
 
 
 def _parts(
-    cells: Sequence[CellLike], cursor_x: int | None, matches: Sequence[tuple[int, int]]
-) -> list[Part]:
+    cells: Sequence[_Item], cursor_x: int | None, matches: Sequence[tuple[int, int]]
+) -> list[tuple[Sequence[_Item], Mark]]:
     """The row cut where marks begin and end (the cursor wins over a match)."""
     if not matches:
         if cursor_x is None or not 0 <= cursor_x < len(cells):
@@ -269,7 +293,7 @@ def _parts(
         marks[max(0, start) : max(0, end)] = [Mark.MATCH] * (min(end, len(cells)) - max(0, start))
     if cursor_x is not None and 0 <= cursor_x < len(cells):
         marks[cursor_x] = Mark.CURSOR
-    parts: list[Part] = []
+    parts: list[tuple[Sequence[_Item], Mark]] = []
     x = 0
     for mark, run in groupby(marks):
         width = len(list(run))
@@ -292,3 +316,6 @@ def _attributes(cell: CellLike) -> tuple[object, ...]:
 
 
 _ATTRIBUTES: Callable[[CellLike], tuple[object, ...]] = itemgetter(slice(1, None))  # type: ignore[assignment]
+_DATA: Callable[[CellLike], str] = attrgetter("data")
+_TEXT: Callable[[tuple[str, Cell]], str] = itemgetter(0)
+_PEN: Callable[[tuple[str, Cell]], Cell] = itemgetter(1)

@@ -8,7 +8,7 @@ from typing import overload
 from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
-from observer.terminal.cells import Cell, public
+from observer.terminal.cells import Cell, Glyph, public
 from observer.terminal.continuation import continuation
 from observer.terminal.notifications import Event
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
@@ -203,6 +203,11 @@ class TerminalModel:
         if not 0 <= y < self._screen.lines:
             raise IndexError(f"row {y} is outside the screen (0..{self._screen.lines - 1})")
         return public(self._screen.grid[y])
+
+    def glyphs(self, y: int) -> Sequence[Glyph]:
+        """Visible row ``y`` as the grid holds it, ``cols`` (text, pen) pairs, not copied: for
+        drawing it at once (:func:`observer.rendering.glyphs_to_segments`), before the next feed."""
+        return self._screen.grid[y]
 
     def row_key(self, y: int) -> tuple[object, ...]:
         """Visible row ``y`` as a value equal exactly when the row's cells are (cheap: no cells

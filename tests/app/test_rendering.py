@@ -105,3 +105,27 @@ def test_markup_in_cells_is_rendered_literally() -> None:
     console = Console(width=20, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(screen_to_text(Model()))
     assert console.export_text().rstrip() == "[@click=quit]x[/]"
+
+
+def test_a_row_drawn_from_the_grid_looks_as_drawn_from_its_cells() -> None:
+    """What views draw (the grid's glyphs) against the cells the model gives everyone else, on
+    real programs' captured screens, with the cursor and search matches on them."""
+    from pathlib import Path
+
+    from observer.rendering import glyphs_to_segments
+    from observer.terminal import TerminalModel
+
+    captures = sorted(Path(__file__).parent.parent.joinpath("fixtures", "captures").glob("*.bin"))
+    assert captures
+    rows = 0
+    for capture in captures:
+        model = TerminalModel(120, 40, scrollback=0)
+        model.feed(capture.read_bytes()[:200_000])
+        for y in range(model.rows):
+            for palette in (PALETTE, None):
+                for cursor, matches in ((None, ()), (y % 7, ()), (3, ((1, 9), (30, 44)))):
+                    theirs = cells_to_segments(model.line(y), palette, cursor, matches)
+                    ours = glyphs_to_segments(model.glyphs(y), palette, cursor, matches)
+                    assert ours == theirs, (capture.name, y)
+            rows += 1
+    assert rows >= 40 * len(captures)

@@ -27,7 +27,7 @@ from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
 from observer.app.widgets.viewport import Crop, Geometry, Window, crop
-from observer.rendering import Palette, cells_to_segments
+from observer.rendering import Palette, cells_to_segments, glyphs_to_segments
 from observer.terminal import Cell
 
 FRAME = 1 / 60
@@ -308,9 +308,9 @@ class TerminalCanvas(Widget):
         key = (self._epoch, row, self._versions.get(row, 0), cursor, self.palette, model.cols)
         strip = self._cache.get(key)
         if strip is None:
-            cells = model.line(row)
+            glyphs = model.glyphs(row)
             matches = self.highlights.get(row, ())  # a change of them bumps the row's version
-            strip = Strip(cells_to_segments(cells, self.palette, cursor, matches), model.cols)
+            strip = Strip(glyphs_to_segments(glyphs, self.palette, cursor, matches), model.cols)
             self._cache[key] = strip
         return strip
 

@@ -12,7 +12,6 @@ from functools import lru_cache
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Savepoint
 
 from observer.terminal.cells import (
     BLANK,
@@ -21,6 +20,7 @@ from observer.terminal.cells import (
     Cell,
     Glyph,
     Grid,
+    SavedCursor,
     WrappedLine,
     blank_grid,
     fit,
@@ -164,17 +164,22 @@ def _goto(out: list[str], grid: Grid, columns: int, x: int, y: int, *, row: int)
     out.append(text if pen.link is None else hyperlink(pen.link) + text + hyperlink(None))
 
 
-def _savepoint(out: list[str], saved: Savepoint, grid: Grid, columns: int, save: str) -> None:
-    """Put the cursor, pen, character sets and origin mode where ``saved`` has them, then
-    save them with ``save`` (DECSC or DECSET 1049). No margins are set yet, so the cursor
-    is placed the same with origin mode on; origin mode is then turned off again."""
+def _savepoint(out: list[str], saved: SavedCursor, grid: Grid, columns: int, save: str) -> None:
+    """Put the cursor, pen, link, character sets and origin mode where ``saved`` has them,
+    then save them with ``save`` (DECSC or DECSET 1049). No margins are set yet, so the
+    cursor is placed the same with origin mode on; origin mode is then turned off again, and
+    the link closed."""
     if saved.origin:
         out.append("\x1b[?6h")
     y = min(saved.cursor.y, len(grid) - 1)
     _goto(out, grid, columns, saved.cursor.x, y, row=y + 1)
     out.append(sgr(saved.cursor.attrs))
     out.append(_charsets(saved.g0_charset, saved.g1_charset, saved.charset))
+    if saved.link is not None:
+        out.append(hyperlink(saved.link))
     out.append(save)
+    if saved.link is not None:
+        out.append(hyperlink(None))
     if saved.origin:
         out.append("\x1b[?6l")
 

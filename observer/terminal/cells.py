@@ -58,6 +58,19 @@ class VTCursor(Cursor):
         super().__init__(x, y, attrs or BLANK)  # type: ignore[arg-type]
 
 
+class SavedCursor(NamedTuple):
+    """What DECSC (and mode 1049) saves: pyte's ``Savepoint`` fields and the OSC 8 link
+    open, which is saved and restored with the pen (a DECRC brings it back)."""
+
+    cursor: VTCursor
+    g0_charset: str
+    g1_charset: str
+    charset: int
+    origin: bool
+    wrap: bool
+    link: Link | None = None
+
+
 #: The empty cell: a space with default colours and no attributes (also the default pen).
 BLANK = Cell(" ")
 

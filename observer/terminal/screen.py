@@ -9,7 +9,6 @@ from typing import Any
 
 from pyte import charsets as cs
 from pyte import modes as mo
-from pyte.screens import Savepoint
 
 from observer.terminal.cells import (
     BLANK,
@@ -18,6 +17,7 @@ from observer.terminal.cells import (
     Glyph,
     Grid,
     Line,
+    SavedCursor,
     VTCursor,
     blank_grid,
     fit,
@@ -64,7 +64,7 @@ class VTScreen(ReportsMixin):
         self.grid: Grid = blank_grid(columns, lines)
         self._other: Grid = blank_grid(columns, lines)  # the screen not shown
         self._other_size = (lines, columns)  # its size (the main screen keeps its own)
-        self._saved: dict[str, Savepoint] = {}  # "decsc" and "1049"
+        self._saved: dict[str, SavedCursor] = {}  # "decsc" and "1049"
         self.private_modes: set[int] = set()
         self.keypad_application = False
         self.title_stack: list[tuple[str, str]] = []
@@ -261,28 +261,34 @@ class VTScreen(ReportsMixin):
 
     def save_cursor(self, slot: str = "decsc") -> None:
         """DECSC / SCOSC: one slot shared by both screens, as in tmux."""
-        self._saved[slot] = Savepoint(
+        self._saved[slot] = SavedCursor(
             copy.copy(self.cursor),
             self.g0_charset,
             self.g1_charset,
             self.charset,
             mo.DECOM in self.mode,
             mo.DECAWM in self.mode,
+            self.link,
         )
 
     def restore_cursor(self, slot: str = "decsc") -> None:
-        """DECRC / SCORC: without a saved cursor, home and reset origin mode and the pen."""
+        """DECRC / SCORC: without a saved cursor, home and reset origin mode and the pen
+        (the link open with it)."""
         saved = self._saved.get(slot)
         if saved is None:
             if slot == "decsc":
                 self.mode.discard(mo.DECOM)
                 self.cursor.attrs = BLANK
+                if self.link is not None:
+                    self.set_link(None)
                 self.cursor_position()
             return
+        if saved.link is not self.link:  # links are interned
+            self.set_link(saved.link)
         self.g0_charset, self.g1_charset = saved.g0_charset, saved.g1_charset
         self.charset = saved.charset
         (self.mode.add if saved.origin else self.mode.discard)(mo.DECOM)
-        self.cursor.attrs = saved.cursor.attrs  # type: ignore[assignment]  # a VTCursor copy
+        self.cursor.attrs = saved.cursor.attrs
         self.cursor.x = min(max(saved.cursor.x, 0), self.columns)  # a pending wrap survives
         self.cursor.y = min(max(saved.cursor.y, 0), self.lines - 1)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from pyte.screens import Margins, Savepoint
+from pyte.screens import Margins
 
-from observer.terminal.cells import Cell, Glyph, Grid, Line, frozen, thawed
+from observer.terminal.cells import Cell, Glyph, Grid, Line, SavedCursor, frozen, thawed
 from observer.terminal.links import Link
 from observer.terminal.notifications import Notifications, Partial
 from observer.terminal.screen import VTScreen
@@ -30,7 +30,7 @@ class TerminalSnapshot:
     unscrolled: int
     cursor: tuple[int, int, Cell, bool]
     link: Link | None  # the OSC 8 link open
-    saved: tuple[tuple[str, Savepoint], ...]
+    saved: tuple[tuple[str, SavedCursor], ...]
     margins: Margins | None
     mode: frozenset[int]
     private_modes: frozenset[int]
@@ -54,7 +54,7 @@ def _grid(rows: Rows) -> Grid:
     return list(map(thawed, rows))
 
 
-def _savepoint(saved: Savepoint) -> Savepoint:
+def _savepoint(saved: SavedCursor) -> SavedCursor:
     return saved._replace(cursor=copy.copy(saved.cursor))
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from itertools import repeat
 
 from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler
-from observer.terminal.cells import Cell, Glyph, VTCursor
+from observer.terminal.cells import BLANK, Cell, Glyph, VTCursor
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import HEX_BY_TEXT, decode
 
@@ -33,6 +33,7 @@ WORD_HEAD = "\x1b[38;2;"
 #: text.
 WORD_MAX = len(WORD_HEAD) + 12 + 4 + ONCE_TEXT
 _BOLD = "\x1b[1m"
+_new = tuple.__new__
 _TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
 
 
@@ -42,6 +43,8 @@ class TextDrawer(ActionCompiler):
     _known: dict[str, Known]
     #: Pens in bold, by the id of the pen they were made from (kept in the entry).
     _bolds: dict[int, tuple[Cell, Cell]]
+    #: The pen the last word met once was made from, and its fields after the foreground.
+    _after_fg: tuple[Cell, tuple[object, ...]] = (BLANK, BLANK[2:])
 
     def _word(self, token: str) -> bool:
         """The most frequent token of agent UIs, a truecolour foreground and a short word
@@ -78,8 +81,11 @@ class TextDrawer(ActionCompiler):
         screen = self.screen
         cursor = screen.cursor
         base = cursor.attrs if not bold else self._bold(cursor.attrs)
+        after = self._after_fg
+        if after[0] is not base:  # words mostly start from one pen: its fields kept
+            after = self._after_fg = (base, base[2:])
         # Concatenating tuples builds them faster than unpacking into a display.
-        pen: Cell = tuple.__new__(Cell, (base[0], fg) + base[2:])  # noqa: RUF005
+        pen: Cell = _new(Cell, (base[0], fg) + after[1])
         screen.derived_pen, screen.derived_from = pen, base
         cursor.attrs = pen
         _draw_once(screen, cursor, data, pen, ascii)

@@ -187,3 +187,33 @@ def test_a_link_whose_terminator_is_lost_ends_at_the_line_break() -> None:
     m.feed(b"\x1b]8;;https://x.example/\r\nplain")
     assert m.text() == ["", "plain"]
     assert _links(m.line(1), 5) == [None] * 5
+
+
+def test_decsc_saves_the_open_link_with_the_pen_and_decrc_restores_it() -> None:
+    m = TerminalModel(12, 3)
+    m.feed(OPEN + b"\x1b7" + CLOSE + b"ab\x1b8cd")  # saved open, restored open
+    m.feed(b"\r\n" + CLOSE + b"\x1b7" + OPEN + b"ab\x1b8c")  # saved closed: closed again
+    m.feed(b"\r\n" + OPEN + b"\x1b[?1049h" + CLOSE + b"\x1b[?1049lef")  # 1049 saves it too
+    assert _links(m.line(0), 3) == [URL, URL, None]
+    assert _links(m.line(1), 3) == [None, URL, None]
+    assert _links(m.line(2), 3) == [URL, URL, None]
+
+
+def test_decrc_without_a_saved_cursor_closes_the_link_with_the_pen() -> None:
+    m = TerminalModel(12, 2)
+    m.feed(OPEN + b"\x1b[1ma\x1b8b")
+    row = m.line(0)
+    assert _links(row, 2) == [None, None]
+    assert not row[0].bold
+
+
+def test_a_repaint_carries_the_link_a_saved_cursor_holds() -> None:
+    m = TerminalModel(12, 2)
+    m.feed(b"\x1b[2;3H" + OPEN + b"\x1b7" + CLOSE + b"\x1b[Hx")
+    late = TerminalModel(12, 2)
+    late.feed(m.to_ansi().encode())
+    for model in (m, late):
+        model.feed(b"\x1b8y" + CLOSE + b"z")
+    assert [late.line(y) for y in range(2)] == [m.line(y) for y in range(2)]
+    assert _links(late.line(1), 5) == [None, None, URL, None, None]
+    assert late.snapshot().link is None

@@ -78,7 +78,7 @@ class ObserverApp(App[int]):
             if builtin not in self.theme_specs:
                 self.unregister_theme(builtin)
         self.alerts = AttentionAlerts(
-            lambda text: self.notify(text, severity="warning", markup=False),
+            self._alert,
             self._write_to_host,
             desktop=desktop_notifications,
             environ=environ,
@@ -172,6 +172,13 @@ class ObserverApp(App[int]):
                 for link in self.links
             )
         )
+
+    def _alert(self, text: str) -> None:
+        """An agent started needing the user: on the dashboard its tile says so (the badge and
+        the border; a toast there too, for each of 40 agents, re-laid out the whole dashboard);
+        in front of anything else, a toast."""
+        if not isinstance(self.screen, DashboardScreen):
+            self.notify(text, severity="warning", markup=False)
 
     def notify(
         self,

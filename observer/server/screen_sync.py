@@ -59,6 +59,7 @@ class ScreenRows(Protocol):
     @property
     def synchronized(self) -> bool: ...
     def line(self, y: int) -> Sequence[Cell]: ...
+    def row_key(self, y: int) -> tuple[object, ...]: ...
 
 
 def row_text(cells: Sequence[Cell]) -> str:
@@ -78,9 +79,9 @@ class RowVersions:
         """Bumped at every resize: a client whose generation differs gets a full frame."""
         self._clock = 0
         self.versions = [0] * rows
-        self._painted: dict[int, tuple[int, int, Sequence[Cell], str]] = {}
-        """Row -> (the version looked at, the version its cells last changed, the cells, their
-        text)."""
+        self._painted: dict[int, tuple[int, int, tuple[object, ...], str]] = {}
+        """Row -> (the version looked at, the version its cells last changed, the row's key
+        (:meth:`~observer.terminal.TerminalModel.row_key`), its text)."""
 
     def bump(self, rows: Iterable[int]) -> None:
         """The model's dirty rows after a feed."""
@@ -103,11 +104,11 @@ class RowVersions:
         cached = self._painted.get(y)
         if cached is not None and cached[0] == version:
             return cached[1], cached[3]
-        cells = model.line(y)
-        if cached is not None and cached[2] == cells:
+        key = model.row_key(y)  # cheap: cells are built only for a row to paint
+        if cached is not None and cached[2] == key:
             cached = (version, cached[1], cached[2], cached[3])
         else:
-            cached = (version, version, cells, row_text(cells))
+            cached = (version, version, key, row_text(model.line(y)))
         self._painted[y] = cached
         return cached[1], cached[3]
 

@@ -102,3 +102,33 @@ def test_full_collections_are_at_least_full_every_seconds_apart(pacing: Pacing) 
     now[0] = FULL_EVERY
     collector.tick(busy=False)
     assert collector.collections == 1
+
+
+def test_walks_that_find_no_garbage_come_ever_later(pacing: Pacing) -> None:
+    collector, _ = pacing
+    kept: list[object] = []
+    for _ in range(40):  # 40 s of output that keeps what it makes (cached lines)
+        kept.append(kept_objects(2_000))
+        collector.tick(busy=True)
+    assert collector.freezes == 40
+    assert collector.walks == 5  # at the 1st, 3rd, 7th, 15th and 31st freeze
+    # What dies young between walks is freed, not frozen.
+    cycle = Node()
+    watched = weakref.ref(cycle)
+    del cycle
+    kept.append(kept_objects(0))
+    collector.tick(busy=True)
+    assert watched() is None
+
+
+def test_a_walk_that_finds_garbage_keeps_them_coming(pacing: Pacing) -> None:
+    collector, _ = pacing
+    kept: list[object] = []
+    for _ in range(3):
+        cycles = [Node() for _ in range(2_000)]
+        kept.append(kept_objects(2_000))  # the cycles are in the oldest generation with them
+        watched = weakref.ref(cycles[0])
+        del cycles
+        collector.tick(busy=True)
+        assert watched() is None
+    assert collector.walks == 3

@@ -52,6 +52,13 @@ async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> N
         assert "needs permission" in title(tile)
         assert "Claude needs your permission to use Bash" in title(tile)
         assert not app.screen.tiles[0].has_class("-attention")
+        assert not app._notifications  # the tile says it: no toast over the dashboard
+        # Looking at another agent full size, a toast says it.
+        app.screen.tiles[0].focus()
+        await pilot.press("enter")
+        await until(lambda: not isinstance(app.screen, DashboardScreen), "the full view")
+        links[2].push(OutputReceived(PERMISSION, 7))
+        await until(lambda: bool(app._notifications), "the toast")
         assert any("needs permission" in n.message for n in app._notifications)
 
 

@@ -119,3 +119,22 @@ def test_a_row_is_painted_from_its_first_column_without_trailing_blanks() -> Non
     model.feed(b"  a\x1b[1mb\x1b[0m   ")
     assert row_text(model.line(0)) == "  a\x1b[0;1mb"
     assert row_text(model.line(1)) == ""
+
+
+def test_an_ink_redraw_sends_only_the_rows_whose_cells_changed() -> None:
+    server, tile = Server(), Tile()
+    region = [b"\x1b[38;2;%d;90;200mline %d\x1b[0m" % (10 + n, n) for n in range(6)]
+    server.output(b"\r\n".join(region))
+    tile.take(server.frame() or "")
+    region[2] = b"\x1b[38;2;12;90;201mline 2\x1b[0m"  # one colour channel of one row
+    region[4] = b"\x1b[38;2;14;90;200mline 4!\x1b[0m"  # one letter more
+    server.output(b"\x1b[2K\x1b[1A" * 5 + b"\x1b[2K\x1b[G" + b"\r\n".join(region))  # all redrawn
+    server.now += 0.25
+    frame = server.frame()
+    assert frame is not None
+    tile.take(frame)
+    assert tile.changed == {2, 4}
+    same_cells(server.model, tile.model)
+    server.output(b"\x1b[2K\x1b[1A" * 5 + b"\x1b[2K\x1b[G" + b"\r\n".join(region))  # the same again
+    server.now += 0.25
+    assert server.frame() is None  # nothing to send (the cursor stands where it stood)

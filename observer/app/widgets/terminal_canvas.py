@@ -60,6 +60,10 @@ class TerminalCanvas(Widget):
         self.frames = 0
         self.frame = FRAME
         """Seconds between frames at most (a dashboard tile draws a few a second)."""
+        self.paced: Callable[[], bool] = lambda: False
+        """Whether the peer paces the session's changes already (the screen view: a few frames
+        a second): each is drawn as it comes, at most :data:`FRAME` apart. Held to
+        :attr:`frame` too, a frame that came a little early waited most of a frame."""
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
@@ -134,7 +138,8 @@ class TerminalCanvas(Widget):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        frame = max(FRAME_BEHIND, self.frame) if self.session.behind else self.frame
+        frame = FRAME if self.paced() else self.frame
+        frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 

@@ -20,6 +20,7 @@ from observer.terminal.sgr import apply_sgr, assignments, decode
 MAX_SEQUENCE = 1024
 #: Entries kept in each cache of decoded control sequences.
 MAX_CACHED = 4096
+_DIGITS = "0123456789;"
 
 Action = Callable[[], object]
 #: What :meth:`ActionCompiler.prefix` finds out about a run of sequences before a text.
@@ -93,6 +94,8 @@ class ActionCompiler:
         return action
 
     def _decode(self, params: str, inter: str, final: str) -> Action:
+        if final == "m" and not inter and not params.strip(_DIGITS) and len(params) <= MAX_SEQUENCE:
+            return self._sgr([params])[0]  # digits and ``;`` only: nothing to check first
         prefix = params[:1] if params[:1] in ("<", "=", ">", "?") else ""
         groups = csi.parse_params(params[len(prefix) :])
         if groups is None or inter or len(params) > MAX_SEQUENCE:

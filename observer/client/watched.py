@@ -169,6 +169,8 @@ class WatchedSession:
         """Called with every peer event as it is applied, every connection opened and every
         reconnect decision, in order: a log of what the session saw (tests and tools read it)."""
         self._listeners: list[Listener] = []
+        self._framed = False
+        """The last of the agent's output came as a screen frame (not as bytes)."""
         self._shown: dict[int, tuple[object, ...]] = {}
         """Each row's cells when last reported changed (rows written the same are not)."""
         self._adapter: Adapter | None = None
@@ -267,6 +269,13 @@ class WatchedSession:
     def view(self) -> View:
         """What this session gets from the peer now: the ``screen``'s state or the ``stream``."""
         return self._view_asked
+
+    @property
+    def paced(self) -> bool:
+        """Whether the peer paces what this session gets: the screen view's frames, a few a
+        second, rather than bytes as the agent writes them (a view then draws each as it
+        comes)."""
+        return self._view_asked == "screen" and self._framed
 
     def screen_allowed(self) -> bool:
         """Whether this session may watch the screen's state instead of the byte stream: only a
@@ -702,6 +711,7 @@ class WatchedSession:
 
     def _output(self, data: bytes, offset: int, now: float) -> None:
         self._heard(now)
+        self._framed = False
         self._chunks += 1
         self._next_offset = offset + len(data)
         if self.recording is not None:
@@ -737,6 +747,7 @@ class WatchedSession:
         one inbox; a frame that replaces the screen is fed like a snapshot."""
         if self._printed_since(event.offset):
             self._heard(now)
+        self._framed = True
         self._chunks += 1
         self._next_offset = event.offset  # the stream, when asked for again, goes on from here
         self._remote_size = (event.cols, event.rows)

@@ -100,3 +100,20 @@ async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_c
         await pilot.pause(3 * TILE_FRAME)
         assert not tile.paused
         assert "count 19" in "".join(view.render_line(y).text for y in range(view.size.height))
+
+
+async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_version() -> None:
+    """Each version of a row is painted once and never drawn again: a tile that kept 1,024 of
+    them held 40 tiles' stale lines, 120 MB after a minute of Ink-like agents."""
+    links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(4)]
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        view = app.screen.query(Tile).first().query_one(TerminalView)
+        for n in range(150):  # 150 versions of the rows on screen, each drawn
+            links[0].push(OutputReceived(b"\x1b[1;1H\x1b[2Jcount %d\r\n%d" % (n, n), 20 + 9 * n))
+            await pilot.pause()
+            for y in range(view.size.height):
+                view.render_line(y)
+        assert "count 149" in "".join(view.render_line(y).text for y in range(view.size.height))
+        assert len(view._cache) <= max(64, 4 * view.size.height) < 2 * 150

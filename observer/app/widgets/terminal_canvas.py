@@ -35,6 +35,8 @@ FRAME_BEHIND = 1 / 20
 """Frame interval while the session has output waiting: each frame of a flood repaints every
 row, and the time saved goes to parsing (the view then catches up sooner)."""
 SYNC_TIMEOUT = 0.15
+MIN_STRIPS = 64
+"""Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
 
 
 class TerminalCanvas(Widget):
@@ -60,11 +62,15 @@ class TerminalCanvas(Widget):
         self.frames = 0
         self.frame = FRAME
         """Seconds between frames at most (a dashboard tile draws a few a second)."""
+        self.paced: Callable[[], bool] = lambda: False
+        """Whether the peer paces the session's changes already (the screen view: a few frames
+        a second): each is drawn as it comes, at most :data:`FRAME` apart. Held to
+        :attr:`frame` too, a frame that came a little early waited most of a frame."""
         self.clock: Callable[[], float] = time.monotonic
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
         """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
-        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(MIN_STRIPS)
         self._blank_style: Style | None = None
         self._versions: dict[int, int] = {}
         self._epoch = 0
@@ -134,7 +140,8 @@ class TerminalCanvas(Widget):
     def _schedule(self) -> None:
         if self._timer is not None or not self.is_mounted:
             return
-        frame = max(FRAME_BEHIND, self.frame) if self.session.behind else self.frame
+        frame = FRAME if self.paced() else self.frame
+        frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = max(0.001, self._last_frame + frame - self.clock())
         self._timer = self.set_timer(delay, self._flush)
 
@@ -209,8 +216,12 @@ class TerminalCanvas(Widget):
 
     def on_resize(self) -> None:
         self._window = None
-        strips = max(64, 4 * self.size.height)  # a strip per row and version: stale ones never hit
-        if not self._cache or self._cache.maxsize < strips:
+        # A strip per row and version, and a stale version never hits again: a few per row
+        # shown is plenty (1,024 per view kept 40 tiles' stale lines, 120 MB after a minute).
+        strips = max(MIN_STRIPS, 4 * self.size.height)
+        if self._cache.maxsize < strips:
+            self._cache.grow(strips)
+        elif self._cache.maxsize > strips:
             self._cache = LRUCache(strips)
         self._whole = True  # every row moves; the rows' strips stay valid
         self._schedule()

@@ -71,6 +71,7 @@ class Tile(Vertical, can_focus=True):
         yield OneLine(classes="tile-title")
         view = TerminalView(self.session, self.palette)
         view.frame = TILE_FRAME
+        view.paced = lambda: self.session.paced
         view.can_focus = False
         yield view
 

@@ -29,8 +29,8 @@ from typing import Protocol
 from observer.protocol import frames
 from observer.protocol.screen_frames import Screen
 from observer.server.notification_log import NotificationLog
-from observer.terminal.ansi import paint_row
-from observer.terminal.cells import BLANK, Cell
+from observer.terminal.ansi import paint_glyphs
+from observer.terminal.cells import BLANK, Cell, Glyph
 
 SYNC_HOLD = 0.5
 """Longest a frame waits for a synchronized update (DEC mode 2026) to end: a tile shows no
@@ -60,13 +60,15 @@ class ScreenRows(Protocol):
     def synchronized(self) -> bool: ...
     def line(self, y: int) -> Sequence[Cell]: ...
     def row_key(self, y: int) -> tuple[object, ...]: ...
+    def glyphs(self, y: int) -> Sequence[Glyph]: ...
 
 
-def row_text(cells: Sequence[Cell]) -> str:
-    """One row as SGR and text from its first column, trailing blanks left out, the pen
-    starting from the terminal's default (the client resets it and clears the row first)."""
+def row_text(glyphs: Sequence[Glyph]) -> str:
+    """One row (as the model's grid holds it) as SGR and text from its first column, trailing
+    blanks left out, the pen starting from the terminal's default (the client resets it and
+    clears the row first)."""
     out: list[str] = []
-    paint_row(out, cells, len(cells), BLANK)
+    paint_glyphs(out, glyphs, len(glyphs), BLANK)
     return "".join(out)
 
 
@@ -104,11 +106,11 @@ class RowVersions:
         cached = self._painted.get(y)
         if cached is not None and cached[0] == version:
             return cached[1], cached[3]
-        key = model.row_key(y)  # cheap: cells are built only for a row to paint
+        key = model.row_key(y)  # cheap: no cell is built
         if cached is not None and cached[2] == key:
             cached = (version, cached[1], cached[2], cached[3])
         else:
-            cached = (version, version, key, row_text(model.line(y)))
+            cached = (version, version, key, row_text(model.glyphs(y)))
         self._painted[y] = cached
         return cached[1], cached[3]
 

@@ -14,7 +14,6 @@ from pyte import charsets as cs
 from pyte import modes as mo
 
 from observer.terminal.cells import (
-    BLANK,
     ERASED,
     PAD,
     Cell,
@@ -101,10 +100,18 @@ def paint_row(out: list[str], cells: Sequence[Cell], columns: int, pen: Cell | N
     Used for the rows of screen-sync frames (:mod:`observer.server.screen_sync`), each painted
     on its own from its first column.
     """
-    last = columns
-    while last and cells[last - 1] == BLANK:
-        last -= 1
     glyphs = [(cell.data, cell) for cell in cells]  # a cell as its own pen: its text unused
+    return paint_glyphs(out, glyphs, columns, pen)
+
+
+def paint_glyphs(
+    out: list[str], glyphs: Sequence[Glyph], columns: int, pen: Cell | None
+) -> Cell | None:
+    """:func:`paint_row` of a row as the grid holds it (:meth:`TerminalModel.glyphs`): no
+    cell is built."""
+    last = columns
+    while last and glyphs[last - 1] == ERASED:
+        last -= 1
     pen, link = _paint_cells(out, glyphs, last, columns, pen, link=None)
     if link is not None:
         out.append(hyperlink(None))

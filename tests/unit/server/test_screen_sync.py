@@ -117,8 +117,8 @@ def test_a_resize_and_an_overflow_give_a_full_frame() -> None:
 def test_a_row_is_painted_from_its_first_column_without_trailing_blanks() -> None:
     model = TerminalModel(20, 2, scrollback=0)
     model.feed(b"  a\x1b[1mb\x1b[0m   ")
-    assert row_text(model.line(0)) == "  a\x1b[0;1mb"
-    assert row_text(model.line(1)) == ""
+    assert row_text(model.glyphs(0)) == "  a\x1b[0;1mb"
+    assert row_text(model.glyphs(1)) == ""
 
 
 def test_an_ink_redraw_sends_only_the_rows_whose_cells_changed() -> None:
@@ -138,3 +138,17 @@ def test_an_ink_redraw_sends_only_the_rows_whose_cells_changed() -> None:
     server.output(b"\x1b[2K\x1b[1A" * 5 + b"\x1b[2K\x1b[G" + b"\r\n".join(region))  # the same again
     server.now += 0.25
     assert server.frame() is None  # nothing to send (the cursor stands where it stood)
+
+
+def test_blanks_that_are_not_blank_and_wide_characters_at_the_edge_reach_the_tile() -> None:
+    server, tile = Server(), Tile()
+    server.output(
+        b"x\x1b[44m    \x1b[0m\r\n"  # a background over blanks at the end of a row
+        b"\x1b]8;;https://example.com/\x1b\\   \x1b]8;;\x1b\\\r\n"  # a link over blanks
+        b"\x1b[3;" + str(server.model.cols - 1).encode() + b"H\xe4\xbd\xa0\r\n"  # wide, last
+        b"\x1b[7m \x1b[0m" + b" " * 30  # a reversed blank, then plain ones
+    )
+    frame = server.frame()
+    assert frame is not None
+    tile.take(frame)
+    same_cells(server.model, tile.model)

@@ -229,6 +229,8 @@ class Watched:
     lags: list[float] = field(default_factory=list)
     notified: list[float] = field(default_factory=list)
     stillest: float = 0.0
+    gap: float = 0.0
+    """The longest time between two captures (ms): what this poller itself was held up."""
 
 
 def watch(tmux: Tmux, seconds: float, usage: Usage) -> Watched:
@@ -237,12 +239,17 @@ def watch(tmux: Tmux, seconds: float, usage: Usage) -> Watched:
     watched = Watched()
     end = time.monotonic() + seconds
     next_sample, last, changed = 0.0, "", time.monotonic()
+    captured = changed  # when the screen was last captured
     while (now := time.monotonic()) < end:
         screen = tmux.capture()
         wall = int(time.time() * 1000) % WRAP
         if screen != last:
-            watched.stillest = max(watched.stillest, (now - changed) * 1000)
+            # Still from its first capture to the last one that showed it (at least): the time
+            # to this capture would count this poller's own delays on a busy machine too.
+            watched.stillest = max(watched.stillest, (captured - changed) * 1000)
             last, changed = screen, now
+        watched.gap = max(watched.gap, (now - captured) * 1000)
+        captured = now
         stamps = [("@" + s, watched.lags) for s in STAMP.findall(screen)]
         stamps += [("N#" + s, watched.notified) for s in notified_tiles(screen)]
         for stamp, lags in stamps:

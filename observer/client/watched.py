@@ -66,6 +66,7 @@ from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_
 from observer.protocol.screen_frames import View
 from observer.protocol.screen_view import ScreenView
 from observer.terminal import BellRung, TerminalModel
+from observer.terminal.actions import MAX_CACHED
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
@@ -75,6 +76,9 @@ TILE_FPS = 5
 and each frame of 40 tiles costs the compositor what a full-size view costs. 5 keep 40 tiles'
 lag p95 under 250 ms (`python -m tests.benchmarks.fleet --agents 40`: 8 cost 54 % of a core
 against 44 %, for a p95 of 220 against 239 ms)."""
+
+TILE_CACHES = 256
+"""Entries each parser cache of a tile's model keeps (see :class:`TerminalModel`)."""
 
 Listener = Callable[[set[int], bool], None]
 
@@ -157,7 +161,9 @@ class WatchedSession:
         self.close_requested = False
         """The session is over: the transport should close the connection (after sending)."""
         self.scrollback = scrollback
-        self.model = TerminalModel(cols=size[0], rows=size[1], scrollback=scrollback)
+        # A tile (no scrollback) parses a few rows a second: small parser caches, not ~10 MiB.
+        self._caches = TILE_CACHES if scrollback == 0 else MAX_CACHED
+        self.model = TerminalModel(size[0], size[1], scrollback, self._caches)
         self.catch_up = CatchUp()
         self.attention = AttentionTracker(recognisers)
         """What the agent's notifications, bells and prompts mean (:mod:`.attention`)."""
@@ -871,7 +877,7 @@ class WatchedSession:
                 # The same model, reset: the scrollback stays browsable across a resync.
                 model.feed(RESET + step.data)
             else:
-                self.model = TerminalModel(step.cols, step.rows, scrollback=self.scrollback)
+                self.model = TerminalModel(step.cols, step.rows, self.scrollback, self._caches)
                 self.model.feed(step.data)
             self._title = self.model.title or self._title
         elif isinstance(step, Resized):

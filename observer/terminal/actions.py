@@ -70,6 +70,8 @@ class ActionCompiler:
     _chains: dict[str, Action]
     _prefixes: dict[str, Prefix]
     _once: set[str]
+    _max_cached: int
+    """Entries each cache keeps (:data:`MAX_CACHED` unless the model was made smaller)."""
 
     def _seen_before(self, token: str) -> bool:
         """Whether ``token`` was seen before; remembers it if not. Tokens are compiled and
@@ -81,14 +83,14 @@ class ActionCompiler:
             return True
         if len(token) > MAX_SEQUENCE:
             return False  # never compiled: seen once, every time (bounds memory)
-        if len(once) >= MAX_CACHED:
+        if len(once) >= self._max_cached:
             once.clear()
         once.add(token)
         return False
 
     def _compile(self, key: str, params: str, inter: str, final: str) -> Action:
         action = self._decode(params, inter, final)
-        if len(self._cache) >= MAX_CACHED:
+        if len(self._cache) >= self._max_cached:
             self._cache.clear()
         self._cache[key] = action
         return action
@@ -198,7 +200,7 @@ class ActionCompiler:
             actions.append(self._set_pen(pen))
         action = actions[0] if len(actions) == 1 else self._sequence(actions)
         if len(chain) <= MAX_SEQUENCE:
-            if len(self._chains) >= MAX_CACHED:
+            if len(self._chains) >= self._max_cached:
                 self._chains.clear()
             self._chains[chain] = action
         return action
@@ -222,7 +224,7 @@ class ActionCompiler:
             pens_only = pens_only and "\r" not in chain
             found = (action, pen, pens_only, pens_only and sets_fg(chain))
             if len(chain) <= MAX_SEQUENCE:
-                if len(self._prefixes) >= MAX_CACHED:
+                if len(self._prefixes) >= self._max_cached:
                     self._prefixes.clear()
                 self._prefixes[chain] = found
         return found

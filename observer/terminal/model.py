@@ -8,6 +8,7 @@ from typing import overload
 from pyte import modes as mo
 
 from observer.terminal import ansi, snapshot
+from observer.terminal.actions import MAX_CACHED
 from observer.terminal.cells import Cell, Glyph, public
 from observer.terminal.continuation import continuation
 from observer.terminal.notifications import Event
@@ -55,12 +56,17 @@ class TerminalModel:
         cols: width in cells (clamped to 2..1000).
         rows: height in rows (clamped to 1..1000).
         scrollback: rows of history kept for the main screen.
+        caches: entries each of the parser's caches keeps (each costs ~2.5 KB: the 4,096 of a
+            watched session's model hold up to ~10 MiB; a tile's, which parses a few rows a
+            second, needs a few hundred).
     """
 
-    def __init__(self, cols: int = 80, rows: int = 24, scrollback: int = 10_000) -> None:
+    def __init__(
+        self, cols: int = 80, rows: int = 24, scrollback: int = 10_000, caches: int = MAX_CACHED
+    ) -> None:
         cols, rows = clamp_size(cols, rows)
         self._screen = VTScreen(cols, rows, scrollback)
-        self._stream = VTStream(self._screen)
+        self._stream = VTStream(self._screen, caches)
         self._screen.dirty.clear()
 
     # -- input -----------------------------------------------------------------------------

@@ -55,9 +55,10 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         screen: the screen to drive.
     """
 
-    def __init__(self, screen: VTScreen) -> None:
+    def __init__(self, screen: VTScreen, caches: int = MAX_CACHED) -> None:
         super().__init__(None, strict=False)
         self.screen = screen
+        self._max_cached = caches
         self.listener = screen
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.pending = ""  # an incomplete sequence from the previous chunk
@@ -224,7 +225,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
             action = partial(self._escape, esc.group(1), esc.group(2))
         else:  # not produced by the token pattern; kept total for safety
             action = noop
-        if len(self._actions) >= MAX_CACHED + len(self._singles):
+        if len(self._actions) >= self._max_cached + len(self._singles):
             self._actions = dict(self._singles)
         self._actions[token] = action
         action()

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from itertools import repeat
 
-from observer.terminal.actions import MAX_CACHED, MAX_SEQUENCE, ActionCompiler
+from observer.terminal.actions import MAX_SEQUENCE, ActionCompiler
 from observer.terminal.cells import BLANK, Cell, Glyph, VTCursor
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import HEX_BY_TEXT, decode
@@ -75,7 +75,7 @@ class TextDrawer(ActionCompiler):
         once = self._once  # what _seen_before does, inline: this is the hottest path
         if token in once:
             return False
-        if len(once) >= MAX_CACHED:
+        if len(once) >= self._max_cached:
             once.clear()
         once.add(token)
         screen = self.screen
@@ -209,12 +209,12 @@ class TextDrawer(ActionCompiler):
         if remember and (len(data) <= 64 or (len(token) <= _KNOWN_MAX and ESC in token)):
             once = self._once
             if token not in once:  # remembered the second time it is seen
-                if len(once) >= MAX_CACHED:
+                if len(once) >= self._max_cached:
                     once.clear()
                 once.add(token)
                 return
             known = self._known
-            if len(known) >= MAX_CACHED:
+            if len(known) >= self._max_cached:
                 known.clear()
             if fg_free and pen_in is not None and pen_in is screen.derived_pen:
                 pen_in = screen.derived_from  # a pen met once: the one it came from returns

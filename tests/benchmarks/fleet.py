@@ -19,7 +19,9 @@ fleet over ``--long``: a minute of continuous output, for the collector's pacing
   (``tmux capture-pane`` every 25 ms, which adds up to 25 ms), p50 / p95 / max; the same for a
   notification's text on its tile;
 - pauses: the longest garbage collection in the client (``gc.callbacks``), and the longest
-  time the whole screen stayed unchanged while the agents drew;
+  time the whole screen stayed unchanged while the agents drew (from its first capture to the
+  last that showed it; the longest time between two captures, this poller's own delays on a busy
+  machine, is printed beside it);
 - keys, with the largest ink fleet: from ``tmux send-keys`` to the screen showing the effect
   (focus the next tile, open it, back, open the command palette), p50 / max;
 - the anchor, in the same run: the same N agents in N panes of one tmux window (the tmux
@@ -132,7 +134,8 @@ def run_row(run: Run) -> str:
     return (
         f"| {run.name} | {run.cpu:.1f} % | {run.rss:.0f} MiB "
         f"| {lags(run.watched.lags)} ms ({len(run.watched.lags)}) | {collected} "
-        f"| {run.watched.stillest:.0f} ms | {server} | {run.machine:.0f} % |"
+        f"| {run.watched.stillest:.0f} ms (captures {run.watched.gap:.0f} ms apart at most) "
+        f"| {server} | {run.machine:.0f} % |"
     )
 
 

@@ -19,7 +19,7 @@ from textual.theme import BUILTIN_THEMES
 from observer.app import acyclic_strips
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.collector import QUIET_AFTER, CollectorPacing
-from observer.app.feeder import feed
+from observer.app.feeder import Slices, feed
 from observer.app.links import Link
 from observer.app.messages import SessionChanged
 from observer.app.recogniser_files import load_recognisers
@@ -86,6 +86,8 @@ class ObserverApp(App[int]):
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()
+        self.slices = Slices()
+        """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
         """Keeps full garbage collections out of busy stretches (:mod:`observer.app.collector`)."""
         self.fatal: ObserverError | None = None
@@ -119,7 +121,7 @@ class ObserverApp(App[int]):
     async def _drive(self, link: Link) -> None:
         """Run a session's link, and parse what it receives (see :mod:`observer.app.feeder`)."""
         ended = asyncio.Event()
-        feeder = asyncio.create_task(feed(link, clock=self.clock, ended=ended))
+        feeder = asyncio.create_task(feed(link, clock=self.clock, ended=ended, slices=self.slices))
         try:
             await link.run()
         except ObserverError as error:

@@ -2,8 +2,8 @@
 
 The core (:class:`~observer.client.watched.WatchedSession`) keeps what it received in one inbox;
 this loop parses it in pieces of about :data:`PIECE_TIME` seconds (from the measured rate) and,
-after :data:`TIME_SLICE` seconds of parsing, gives the event loop :data:`UI_TURNS` turns: a key
-press travels driver → app → focused widget → socket, one turn per hop, and leaves before parsing
+after :data:`TIME_SLICE` seconds of parsing by all sessions (:class:`Slices`), gives the event
+loop :data:`UI_TURNS` turns: a key press travels driver → app → focused widget → socket, one turn per hop, and leaves before parsing
 resumes; frames are drawn in those turns too. Before each piece it lets the core decide whether
 skipping the backlog for a snapshot pays (DESIGN.md, "Rendering").
 """
@@ -22,10 +22,38 @@ PIECE_MIN, PIECE_MAX = 2 * 1024, 32 * 1024
 UI_TURNS = 4
 
 
-async def feed(link: Link, *, clock: Callable[[], float], ended: asyncio.Event) -> None:
-    """Parse what ``link``'s session receives until ``ended`` is set and nothing is left."""
+class Slices:
+    """The parsing slice every session's feeder shares: after :data:`TIME_SLICE` seconds of
+    parsing in all, whoever parses next gives the event loop its turns first. A slice each
+    let 40 sessions with output waiting parse 40 × 5 ms in one turn of the loop: 200 ms
+    without a frame or a key, and more waiting for the next."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self._number = 0  # of the slice: the first feeder back from giving way starts the next
+
+    def spent(self) -> bool:
+        """Whether the slice is used up."""
+        return time.perf_counter() - self.started >= TIME_SLICE
+
+    async def give_way(self) -> None:
+        """Give the event loop :data:`UI_TURNS` turns; the first feeder back starts a new slice
+        (the others, back in the same turn, find it in use and give way again)."""
+        number = self._number
+        for _ in range(UI_TURNS):
+            await asyncio.sleep(0)
+        if self._number == number:
+            self._number += 1
+            self.started = time.perf_counter()
+
+
+async def feed(
+    link: Link, *, clock: Callable[[], float], ended: asyncio.Event, slices: Slices | None = None
+) -> None:
+    """Parse what ``link``'s session receives until ``ended`` is set and nothing is left,
+    in ``slices`` shared with the other sessions' feeders (a slice of its own if None)."""
     session, received = link.session, link.received
-    slice_started = time.perf_counter()
+    slices = slices or Slices()
     while True:
         if not session.pending:
             if ended.is_set():
@@ -34,15 +62,12 @@ async def feed(link: Link, *, clock: Callable[[], float], ended: asyncio.Event) 
             if session.pending:
                 continue
             await received.wait()
-            slice_started = time.perf_counter()  # we waited: the UI had its turn
             continue
+        if slices.spent():
+            await slices.give_way()
+            continue  # meanwhile a snapshot may have replaced what was waiting
         session.check_backlog(clock())
         piece = int(session.catch_up.rate.bytes_per_second * PIECE_TIME)
         started = time.perf_counter()
         size = session.feed(min(max(piece, PIECE_MIN), PIECE_MAX), clock())
-        finished = time.perf_counter()
-        session.parsed(size, finished - started)
-        if finished - slice_started >= TIME_SLICE:
-            for _ in range(UI_TURNS):
-                await asyncio.sleep(0)
-            slice_started = time.perf_counter()
+        session.parsed(size, time.perf_counter() - started)

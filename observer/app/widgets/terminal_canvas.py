@@ -80,8 +80,13 @@ class TerminalCanvas(Widget):
         self._last_frame = 0.0
         self._sync_since: float | None = None
         self._window: Window | None = None
+        self._window_drawn: Window | None = None
+        """The window the last frame drew (what reading :attr:`crop` works out is not drawn)."""
         self._window_key: tuple[object, ...] = ()
         self._crop: Crop | None = None
+        self._crop_told: Crop | None = None
+        """The crop :meth:`crop_changed` last told of (reading :attr:`crop` works it out anew:
+        a status bar reading it between a resize and the frame must not hide the change)."""
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
 
     @property
@@ -160,9 +165,9 @@ class TerminalCanvas(Widget):
         self._last_frame = now
         self.frames += 1
         self.scroll.follow(model.history)
-        old, old_crop = self._window, self._crop
+        old = self._window_drawn
         self._window = None
-        window = self._layout()
+        window = self._window_drawn = self._layout()
         cursor = (model.cursor_x, model.cursor_y, model.cursor_visible)
         if cursor != self._cursor:
             self._pending |= {self._cursor[1], cursor[1]}
@@ -181,7 +186,8 @@ class TerminalCanvas(Widget):
                 self.refresh(*regions)
         self._pending.clear()
         self._whole = False
-        if self._crop != old_crop:
+        if self._crop != self._crop_told:
+            self._crop_told = self._crop
             self.crop_changed()
 
     # -- geometry -------------------------------------------------------------------------------

@@ -116,6 +116,7 @@ class ObserverApp(App[int]):
         if len(self.links) == 1:
             self.push_screen(WatchScreen(self.links[0], self.palette))
         else:
+            self.add_class("-fleet")  # the command palette covers the tiles (app.tcss)
             self.push_screen(DashboardScreen(self.links, self.palette))
 
     async def _drive(self, link: Link) -> None:

@@ -30,7 +30,7 @@ from observer.protocol import frames
 from observer.protocol.screen_frames import Screen
 from observer.server.notification_log import NotificationLog
 from observer.terminal.ansi import paint_glyphs
-from observer.terminal.cells import BLANK, Cell, Glyph
+from observer.terminal.cells import BLANK, Glyph
 
 SYNC_HOLD = 0.5
 """Longest a frame waits for a synchronized update (DEC mode 2026) to end: a tile shows no
@@ -58,7 +58,6 @@ class ScreenRows(Protocol):
     def cursor_visible(self) -> bool: ...
     @property
     def synchronized(self) -> bool: ...
-    def line(self, y: int) -> Sequence[Cell]: ...
     def row_key(self, y: int) -> tuple[object, ...]: ...
     def glyphs(self, y: int) -> Sequence[Glyph]: ...
 

@@ -51,6 +51,13 @@ class Server:
     def frame(self) -> str | None:
         return self.feed.frame(self.model, self.rows, self.offset)
 
+    def next_frame(self) -> str:
+        """The frame a quarter of a second on (the feed's 4 a second): there must be one."""
+        self.now += 0.25
+        frame = self.frame()
+        assert frame is not None
+        return frame
+
 
 def same_cells(server: TerminalModel, tile: TerminalModel) -> None:
     for y in range(ROWS):
@@ -72,10 +79,7 @@ def test_a_tile_shows_the_servers_cells_and_gets_only_the_rows_that_changed() ->
     assert tile.view.title == "build" and not tile.view.cursor_visible
     server.output(b"\x1b[5;3Hfive\x1b[7;1H\x1b[2mseven dim")
     assert server.frame() is None  # a quarter of a second has not passed
-    server.now += 0.25
-    second = server.frame()
-    assert second is not None
-    tile.take(second)
+    tile.take(server.next_frame())
     assert tile.changed == {4, 6}
     same_cells(server.model, tile.model)
 
@@ -129,10 +133,7 @@ def test_an_ink_redraw_sends_only_the_rows_whose_cells_changed() -> None:
     region[2] = b"\x1b[38;2;12;90;201mline 2\x1b[0m"  # one colour channel of one row
     region[4] = b"\x1b[38;2;14;90;200mline 4!\x1b[0m"  # one letter more
     server.output(b"\x1b[2K\x1b[1A" * 5 + b"\x1b[2K\x1b[G" + b"\r\n".join(region))  # all redrawn
-    server.now += 0.25
-    frame = server.frame()
-    assert frame is not None
-    tile.take(frame)
+    tile.take(server.next_frame())
     assert tile.changed == {2, 4}
     same_cells(server.model, tile.model)
     server.output(b"\x1b[2K\x1b[1A" * 5 + b"\x1b[2K\x1b[G" + b"\r\n".join(region))  # the same again

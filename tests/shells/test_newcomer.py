@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import pytest
 
 from observer.app.app import ObserverApp
 from observer.server import Server
+from observer.terminal import TerminalModel
 from observer.tokens import Authenticator, TokenDigests
 from tests.app.conftest import scripted
 from tests.hostile.live import screen_text, status, until
@@ -30,7 +30,6 @@ COMMANDS = sorted(
 )
 SUBCOMMANDS = [("auth", "login"), ("auth", "logout"), ("auth", "status"), ("auth", "list")]
 SUBCOMMANDS += [("token", "issue"), ("config", "show"), ("config", "add"), ("config", "themes")]
-_ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07]*\x07|.)")
 
 
 def environment(home: Path, **extra: str) -> dict[str, str]:
@@ -76,15 +75,26 @@ async def observer_async(home: Path, *args: str, **env: str) -> tuple[int, str]:
     return process.returncode, err.decode()
 
 
-def one_clear_line(code: int, stderr: str) -> str:
-    """The user-facing message, after checking it is the only thing said and it says what to do.
+def seen(stderr: str) -> list[str]:
+    """What a terminal shows once the command has ended: its normal screen and scrollback.
 
-    The TUI's own set-up and tear-down sequences (it starts before the connection fails) are not
-    part of the message and are removed first.
+    The TUI starts before a connection or a recording's later line fails, and on a busy machine
+    it may paint a frame first: that frame is on the alternate screen, which the terminal drops
+    when the app leaves it, so it is read through the terminal model as a user's terminal reads
+    it (the tty turns each newline into CR LF), not by stripping escapes from the bytes.
     """
+    terminal = TerminalModel(cols=400, rows=60)
+    terminal.feed(stderr.replace("\n", "\r\n").encode())
+    assert not terminal.alternate, "the app left its alternate screen on"
+    rows = ["".join(cell[0] for cell in row).rstrip() for row in terminal.history]
+    return [row for row in rows + terminal.text() if row]
+
+
+def one_clear_line(code: int, stderr: str) -> str:
+    """The user-facing message, after checking it is the only thing said and it says what to do."""
     assert code != 0
     assert "Traceback" not in stderr
-    lines = _ESCAPES.sub("", stderr).strip().splitlines()
+    lines = seen(stderr)
     assert len(lines) == 1, lines
     line = lines[0]
     assert line.startswith("observer: ") and " — " in line, line

@@ -97,7 +97,8 @@ gc.callbacks.append(timed)
 from observer.cli import main
 sys.exit(main(sys.argv[2:]))
 """
-"""``observer`` with every garbage collection timed (``gc.callbacks``), written to a file."""
+"""``observer`` (``watch`` or ``serve``) with every garbage collection timed (``gc.callbacks``),
+written to a file."""
 
 
 def free_port() -> int:
@@ -161,7 +162,8 @@ class Tmux:
 @contextlib.contextmanager
 def fleet_server(folder: Path, profile: str, count: int) -> Iterator[tuple[str, int]]:
     """``observer serve`` running ``count`` agents, and a config file with a ``fleet`` group of
-    their profiles in ``folder``; yields (control token, the server's pid)."""
+    their profiles in ``folder``; yields (control token, the server's pid). The server's
+    garbage collections are timed as the client's are, into ``folder / "server-gc.json"``."""
     tokens = folder / "tokens"
     issue = [sys.executable, "-m", "observer", "token", "issue", "control", "--file", str(tokens)]
     token = subprocess.run(issue, capture_output=True, text=True, check=True).stdout.strip()
@@ -169,7 +171,8 @@ def fleet_server(folder: Path, profile: str, count: int) -> Iterator[tuple[str, 
     names = [f"a{n:03d}" for n in range(count)]
     server = subprocess.Popen(
         [
-            *(sys.executable, "-m", "observer", "serve", "--listen", f"127.0.0.1:{port}"),
+            *(sys.executable, "-c", CLIENT, str(folder / "server-gc.json")),
+            *("serve", "--listen", f"127.0.0.1:{port}"),
             *("--tokens", str(tokens), "--size", AGENT_SIZE),
             *(arg for name in names for arg in ("--identifier", name)),
             *("--", sys.executable, "-c", AGENT, profile, str(count)),

@@ -74,6 +74,7 @@ class Run:
     watched: Watched
     server_cpu: float | None = None
     longest_gc: float | None = None
+    server_gc: float | None = None
     keys: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -82,9 +83,8 @@ def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
     with tempfile.TemporaryDirectory() as name, fleet_server(Path(name), profile, count) as up:
         folder = Path(name)
         token, server_pid = up
-        gc_file = folder / "gc.json"
         env = f"OBSERVER_CONFIG_DIR={folder} OBSERVER_TOKEN={token}"
-        client = f"{sys.executable} -c {shlex.quote(CLIENT)} {gc_file} watch fleet"
+        client = f"{sys.executable} -c {shlex.quote(CLIENT)} {folder / 'gc.json'} watch fleet"
         tmux = Tmux("dash")
         tmux.start(f"cd {os.getcwd()} && exec env {env} {client}")
         try:
@@ -92,13 +92,20 @@ def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
             usage, server = Usage([tmux.pane_pid()]), Usage([server_pid])
             watched = watch(tmux, seconds, usage)
             cpu, rss, machine = usage.result()
-            longest = json.loads(gc_file.read_text())["longest"] if gc_file.exists() else None
+            longest, server_gc = (
+                longest_collection(folder / f) for f in ("gc.json", "server-gc.json")
+            )
             keys = key_latencies(tmux, count, presses) if presses and count > 1 else {}
             name = f"{'dashboard' if count > 1 else 'watch view'}, {count} {profile}"
             return Run(name, profile, count, cpu, rss, machine, watched, server.result()[0],
-                       longest, keys)  # fmt: skip
+                       longest, server_gc, keys)  # fmt: skip
         finally:
             tmux.stop()
+
+
+def longest_collection(path: Path) -> float | None:
+    """The longest garbage collection (s) a process timed with ``CLIENT`` wrote to ``path``."""
+    return float(json.loads(path.read_text())["longest"]) if path.exists() else None
 
 
 def anchor(profile: str, count: int, seconds: float) -> Run:
@@ -130,7 +137,10 @@ def lags(values: list[float]) -> str:
 
 def run_row(run: Run) -> str:
     server = f"{run.server_cpu:.0f} %" if run.server_cpu is not None else "—"
-    collected = f"{run.longest_gc * 1000:.0f} ms" if run.longest_gc is not None else "—"
+    collected = " / ".join(
+        f"{took * 1000:.0f} ms" if took is not None else "—"
+        for took in (run.longest_gc, run.server_gc)
+    )
     return (
         f"| {run.name} | {run.cpu:.1f} % | {run.rss:.0f} MiB "
         f"| {lags(run.watched.lags)} ms ({len(run.watched.lags)}) | {collected} "
@@ -197,7 +207,7 @@ def main() -> int:
     print("load average before: " + " ".join(f"{load:.2f}" for load in os.getloadavg()))
     print(
         "\n| run | CPU (% of one core) | RSS | tile lag p50 / p95 / max (stamps) "
-        "| longest collection | screen still at most | server CPU | machine busy (all cores) |"
+        "| longest collection (client / server) | screen still at most | server CPU | machine busy (all cores) |"
     )
     print("|---|---|---|---|---|---|---|---|")
     runs: dict[tuple[str, str, int], Run] = {}

@@ -6,13 +6,20 @@ Four generated corpora (plain log lines; coloured ``ls``/``grep`` output; a full
 redraw stream like an agent's UI; an Ink-like agent UI with a truecolour SGR on most words),
 at 80x24 and 200x50, fed in 4 KiB chunks as a PTY delivers them. Prints MB/s for both and
 the ratio, and whether the final screens match. ``--write FILE`` writes the truecolour
-corpus (3 MB, 120x40) for timing whole processes (``observer render FILE --size 120x40``).
+corpus (3 MB, 120x40) for timing whole processes (``observer render FILE --size 120x40``);
+``--process`` times those whole processes itself: ``observer render`` of that corpus against a
+script that feeds the same bytes to stock pyte and prints its screen, in turns, wall and CPU
+time of each process, and checks that both print the same screen.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
@@ -191,6 +198,63 @@ def rates(
     return size / best_base / 1e6, size / best_ours / 1e6, same
 
 
+PYTE_RENDER = """
+import sys, pyte
+screen = pyte.Screen(120, 40)
+stream = pyte.ByteStream(screen)
+with open(sys.argv[1], "rb") as f:
+    while chunk := f.read(65536):
+        stream.feed(chunk)
+sys.stdout.write("".join(line.rstrip() + "\\n" for line in screen.display))
+"""
+"""Stock pyte as a whole process: the truecolour corpus's screen, as ``observer render`` prints
+it with ``--format text``."""
+
+
+def run_process(command: list[str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of ``command`` (it and its children), and what it printed."""
+    before = os.times()
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (
+        after.children_system - before.children_system
+    )
+    return wall, cpu, done.stdout
+
+
+def whole_process(repeat: int) -> None:
+    """``observer render`` against stock pyte's script on the 3 MB truecolour corpus."""
+    with tempfile.TemporaryDirectory() as folder:
+        raw = os.path.join(folder, "tc.raw")
+        with open(raw, "wb") as out:
+            out.write(truecolour(3_000_000, random.Random(4)))
+        ours = [sys.executable, "-m", "observer", "render", raw, "--size", "120x40"]
+        ours += ["--format", "text"]
+        base = [sys.executable, "-c", PYTE_RENDER, raw]
+        walls: tuple[list[float], list[float]] = ([], [])
+        cpus: tuple[list[float], list[float]] = ([], [])
+        printed: list[set[str]] = [set(), set()]
+        for _ in range(repeat):
+            for i, command in enumerate((base, ours)):
+                wall, cpu, out = run_process(command)
+                walls[i].append(wall)
+                cpus[i].append(cpu)
+                printed[i].add("\n".join(line.rstrip() for line in out.splitlines()).rstrip())
+    same = len(printed[0]) == len(printed[1]) == 1 and printed[0] == printed[1]
+    print("whole process: observer render tc.raw --size 120x40 --format text (3 MB truecolour)")
+    for what, (pyte_s, ours_s) in (("wall", walls), ("CPU", cpus)):
+        pairs = " / ".join(f"{o:.2f}" for o in ours_s)
+        bases = " / ".join(f"{b:.2f}" for b in pyte_s)
+        print(
+            f"  {what:<5} observer {pairs} s, stock pyte {bases} s: "
+            f"{min(pyte_s) / min(ours_s):.1f}x (best of each), "
+            f"{max(pyte_s) / max(ours_s):.1f}x (worst of each)"
+        )
+    print(f"  screens {'same' if same else 'DIFFER'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mib", type=float, default=1.0, help="corpus size (default 1 MiB)")
@@ -202,7 +266,13 @@ def main() -> None:
     parser.add_argument(
         "--write", metavar="FILE", help="write the truecolour corpus (3 MB, 120x40) and exit"
     )
+    parser.add_argument(
+        "--process", action="store_true", help="time whole processes on the truecolour corpus"
+    )
     args = parser.parse_args()
+    if args.process:
+        whole_process(args.repeat)
+        return
     if args.write:
         with open(args.write, "wb") as out:
             out.write(truecolour(3_000_000, random.Random(4)))

@@ -18,7 +18,6 @@ from textual.theme import BUILTIN_THEMES
 
 from observer.app import acyclic_strips
 from observer.app.attention_alerts import AttentionAlerts
-from observer.app.collector import QUIET_AFTER, CollectorPacing
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link
 from observer.app.messages import SessionChanged
@@ -27,12 +26,10 @@ from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
+from observer.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.errors import ObserverError, ThemeError
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
-
-COLLECTOR_EVERY = 1.0
-"""Seconds between looks at the collector's oldest generation while output flows."""
 
 
 class ObserverApp(App[int]):
@@ -89,7 +86,7 @@ class ObserverApp(App[int]):
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
-        """Keeps full garbage collections out of busy stretches (:mod:`observer.app.collector`)."""
+        """Keeps full garbage collections out of busy stretches (:mod:`observer.collector`)."""
         self.fatal: ObserverError | None = None
         """An error that ended the app (the only session could not connect at all)."""
 
@@ -112,7 +109,7 @@ class ObserverApp(App[int]):
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.set_interval(1.0, self.check_agents)
-        self.set_interval(COLLECTOR_EVERY, self.pace_collector)
+        self.set_interval(TICK_EVERY, self.pace_collector)
         if len(self.links) == 1:
             self.push_screen(WatchScreen(self.links[0], self.palette))
         else:

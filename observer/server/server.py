@@ -15,6 +15,7 @@ import asyncio
 import itertools
 import logging
 import os
+import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from http import HTTPStatus
 
@@ -174,6 +175,14 @@ class Server:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         await asyncio.gather(*(session.close() for session in self.sessions.values()))
+
+    def busy(self, within: float) -> bool:
+        """Whether any session's program wrote in the last ``within`` seconds."""
+        now = time.monotonic()
+        return any(
+            (last := session.last_output) is not None and now - last < within
+            for session in self.sessions.values()
+        )
 
     def _open_session(self, identifier: str) -> TerminalSession:
         model = self.model_factory(*self.size)

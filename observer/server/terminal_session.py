@@ -58,6 +58,8 @@ class TerminalSession:
         self.clients: list[Client] = []
         self.exit_status: int | None = None
         self.exited = False
+        self.last_output: float | None = None
+        """When the program last wrote (monotonic seconds), if it has."""
         self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
         self._snapshot_frame: tuple[str, bytes] | None = None
         self._loop = asyncio.get_running_loop()
@@ -101,6 +103,7 @@ class TerminalSession:
         self._input.stop()
 
     def _output(self, data: bytes) -> None:
+        self.last_output = time.monotonic()
         self.ring.append(data)
         self.feed.add(data)
         self.fanout.add(data)

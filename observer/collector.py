@@ -1,12 +1,16 @@
-"""Keeping Python's cyclic garbage collector from stalling the app while output flows.
+"""Keeping Python's cyclic garbage collector from stalling a process while output flows.
+
+Both long-lived processes pace it: the app (``observer watch``) and the server (``observer
+serve``), each calling :meth:`CollectorPacing.tick` every :data:`TICK_EVERY` seconds.
 
 A full (generation 2) collection walks every object the collector tracks with the event loop
-stopped, and the app's live objects are many: the terminal models' cells and cached actions,
-the rows of a 10,000-line scrollback under a flood, every tile's lines and widgets (1.2 million
-objects with 40 tiles of agents drawing in truecolour: a walk of 0.5-1 s on a shared core).
+stopped, and the live objects are many: the terminal models' cells and cached actions, the rows
+of a 10,000-line scrollback under a flood, every tile's lines and widgets (1.2 million objects
+in the app with 40 tiles of agents drawing in truecolour: a walk of 0.5-1 s on a shared core).
 Python starts a full collection by itself whenever a quarter of that number has been added since
 the last one, and the app used to force one after every 30 s of continuous output: pauses of
-0.9-2.5 s with 40 agents.
+0.9-2.5 s with 40 agents. The server's own full collections, with 40 agents drawing, took up to
+330 ms, and stopped every tile of every watcher at once.
 
 :class:`CollectorPacing` keeps the part of the oldest generation that collections walk small.
 While output flows, once more than :data:`FREEZE_AT` objects sit there, it collects them (that
@@ -32,6 +36,8 @@ import gc
 import time
 from collections.abc import Callable
 
+TICK_EVERY = 1.0
+"""Seconds between looks at the collector's oldest generation while output flows."""
 QUIET_AFTER = 2.0
 """Seconds without output from any session after which the app counts as quiet."""
 FREEZE_AT = 20_000

@@ -16,7 +16,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from observer.app import acyclic_strips
+from observer.app import acyclic_strips, callback_counts
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link
@@ -83,6 +83,7 @@ class ObserverApp(App[int]):
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()
+        callback_counts.install()
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)

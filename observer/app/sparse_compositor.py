@@ -7,7 +7,10 @@ screen covers most of it: measured with 40 live tiles, 20–26 updates a second 
 times the cells that changed (2,000 widget renders a second for 200 tile frames).
 
 This one renders a widget only where its *visible* region overlaps a region that changed, and
-only the lines of those regions. What reaches the terminal is the same: an update writes only
+only the lines of those regions; and not at all where the widgets in front of it have already
+drawn every changed part of it (a tile's border box behind its terminal's changed rows: the
+compositor paints front to back and the first strip drawn for a cell wins, so what a widget
+behind would draw there is thrown away). What reaches the terminal is the same: an update writes only
 the changed regions' spans, and each chop there is the front-most widget's (every widget's edges
 are cuts), which overlaps a changed region, so it is rendered. Textual pins this API to 8.x
 (``pyproject.toml``); ``tests/app/test_sparse_compositor.py`` checks the screen it draws against
@@ -44,10 +47,12 @@ class SparseCompositor(Compositor):
         if not crop or not changed:
             yield from super()._get_renders(crop)
             return
-        for widget, (region, clip) in self.visible_widgets.items():
+        covered: list[tuple[int, int, int, int]] = []  # what front widgets drew, in full
+        for widget, (region, clip) in self.visible_widgets.items():  # front to back
             x, y, width, height = visible = region.intersection(clip)
             right, end = x + width, y + height
             top, bottom = end, y
+            hidden = True  # every changed part of this widget is drawn by a widget in front
             for (
                 left,
                 first,
@@ -56,14 +61,25 @@ class SparseCompositor(Compositor):
             ) in changed:  # plain ints: 40 tiles' rows, 20 times a second
                 if left < right and after > x and first < end and last > y:
                     top, bottom = min(top, max(first, y)), max(bottom, min(last, end))
-            if top >= bottom:
+                    if hidden:
+                        part = (max(left, x), max(first, y), min(after, right), min(last, end))
+                        hidden = any(within(part, drawn) for drawn in covered)
+            if top >= bottom or hidden:
                 continue
             # The lines from ``top`` to ``bottom`` of the visible part; handed on as the region
             # the strips stand in (the chops are cut from where it starts).
             lines = widget.render_lines(
                 Region(x - region.x, top - region.y, visible.width, bottom - top)
             )
+            covered.append((x, top, right, bottom))
             yield Region(region.x, top, region.width, bottom - top), clip, lines
+
+
+def within(part: tuple[int, int, int, int], drawn: tuple[int, int, int, int]) -> bool:
+    """Whether the rectangle ``part`` lies inside ``drawn`` (both (left, top, right, bottom))."""
+    return (
+        drawn[0] <= part[0] and drawn[1] <= part[1] and part[2] <= drawn[2] and part[3] <= drawn[3]
+    )
 
 
 def merged(regions: Iterable[Region]) -> tuple[tuple[int, int, int, int], ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import pytest
 from textual import _callback
@@ -51,6 +52,8 @@ def signatures(monkeypatch: pytest.MonkeyPatch) -> list[object]:
         return real(func)
 
     monkeypatch.setattr(_callback, "signature", counting)
+    monkeypatch.setattr(callback_counts, "signature", counting)
+    monkeypatch.setattr(callback_counts, "_bound_counts", WeakKeyDictionary())
     monkeypatch.setattr(_callback, "count_parameters", callback_counts._textual_count)
     return asked
 
@@ -94,6 +97,8 @@ class Holder:
         partial(Holder().method, 1),
         partial(partial(target, 1), 2),
         partial(target, c=3),
+        partial(Holder().method, b=2),
+        partial([].append, True),  # a builtin's bound method: no function to remember it by
         lambda: None,
     ],
 )

@@ -3,12 +3,18 @@
 A grid of bordered tiles with a title line and a line-API body (as the dashboard's), one of them
 scrolled half out of its container (a clipped widget); random rows of random tiles change, and
 each partial update is rendered by both compositors from the same layout and the same changed
-regions. The bytes each would write to the terminal must be the same, update after update.
+regions. The bytes each would write to the terminal must be the same, update after update, but
+for one thing: where a widget behind drew nothing that shows (its strips cropped away at the
+changed region's edge), Textual's still moves the cursor there; ours, which does not draw that
+widget, does not. Such a move is followed by another move or by the line's end (the next line
+starts with a move of its own) and changes nothing on the screen, so both are compared without
+it.
 """
 
 from __future__ import annotations
 
 import random
+import re
 
 from rich.console import Console
 from textual._compositor import Compositor
@@ -66,10 +72,20 @@ class Board(App[None]):
                 yield Body("s")
 
 
+IDLE_MOVE = re.compile(r"\x1b\[\d+;\d+H(?=\x1b\[\d+;\d+H|\n|$)")
+"""A cursor move with nothing written after it: another move, or the line's end, follows (see
+the module docstring)."""
+
+
 def _written(compositor: Compositor, regions: set[Region], console: Console) -> str:
     compositor._dirty_regions = set(regions)
     update = compositor.render_partial_update()
     return "" if update is None else update.render_segments(console)
+
+
+def _shown(written: str) -> str:
+    """What ``written`` does to the screen: without moves that nothing is written after."""
+    return IDLE_MOVE.sub("", written)
 
 
 async def test_every_partial_update_writes_what_textuals_compositor_writes() -> None:
@@ -99,7 +115,7 @@ async def test_every_partial_update_writes_what_textuals_compositor_writes() -> 
             # regions: where ours drew a widget wrongly, or missed one, the bytes differ.
             theirs = _written(stock, regions, console)
             ours = _written(sparse, regions, console)
-            assert ours == theirs
+            assert _shown(ours) == _shown(theirs)
             written += len(ours)
             for body in bodies:
                 body._styles_cache.clear()  # both draw the rows afresh next time
@@ -116,7 +132,7 @@ def _spied(widget: Widget, drawn: list[Widget]) -> None:
     widget.render_lines = render_lines  # type: ignore[method-assign]
 
 
-async def test_it_draws_only_the_widgets_under_what_changed() -> None:
+async def test_it_draws_only_the_widgets_under_what_changed_and_in_front() -> None:
     app = Board()
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
@@ -137,7 +153,5 @@ async def test_it_draws_only_the_widgets_under_what_changed() -> None:
             finally:
                 for widget in compositor.visible_widgets:
                     del widget.render_lines  # the class's again
-        under = {bodies[0], bodies[10], *bodies[0].ancestors, *bodies[10].ancestors}
-        assert bodies[0] in drawn["sparse"] and bodies[10] in drawn["sparse"]
-        assert set(drawn["sparse"]) <= under
+        assert set(drawn["sparse"]) == {bodies[0], bodies[10]}  # not their tiles behind them
         assert len(drawn["stock"]) > 3 * len(drawn["sparse"])

@@ -92,6 +92,11 @@ async def test_a_tile_in_the_screen_view_draws_each_frame_as_it_comes(
         view.mark_dirty({0})  # and the next came early
         timer = view._timer
         assert timer is not None and timer._interval <= FRAME + 1e-9 < TILE_FRAME
+        await until(lambda: view._timer is None, "that frame drawn")
+        now[0] += 0.2  # the next frame comes a tile's interval later: drawn at once, no timer
+        drawn = view.frames
+        view.mark_dirty({1})
+        assert view.frames == drawn + 1 and view._timer is None
         await pilot.press("enter")  # the full view streams; its own pacing is the view's
         await pilot.press("escape")
         await until(lambda: links[0].session.view == "screen", "the screen view again")

@@ -183,9 +183,9 @@ class TerminalCanvas(Widget):
             self.refresh()
         else:
             # Dirty rows are screen rows; the window counts lines of history + screen.
-            history = self._history
+            history, width = self._history, self.size.width
             regions = [
-                Region(0, window.pad_top + history + row - window.first, self.size.width, 1)
+                Region(0, window.pad_top + history + row - window.first, width, 1)
                 for row in self._pending
                 if window.first <= history + row < window.first + window.count
             ]

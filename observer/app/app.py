@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+import textual.constants
 from textual.app import App, SystemCommand
 from textual.markup import escape
 from textual.notifications import SeverityLevel
@@ -30,6 +31,19 @@ from observer.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.errors import ObserverError, ThemeError
 from observer.rendering import Palette
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
+
+ESCAPE_DELAY = 0.025
+"""Seconds a lone ESC waits for the rest of a sequence before it is the Escape key, unless the
+user sets ``ESCDELAY`` (milliseconds, as for curses programs). Textual waits 100 ms: every
+"back" cost that much before anything moved. The app reads its host terminal on this machine,
+where a sequence comes in one read; vim's ``ttimeoutlen`` and tmux's ``escape-time`` are set
+as short for the same reason."""
+
+
+def shorten_escape_delay(environ: Mapping[str, str]) -> None:
+    """Use :data:`ESCAPE_DELAY` for a lone ESC unless ``environ`` sets ``ESCDELAY``."""
+    if "ESCDELAY" not in environ:
+        textual.constants.ESCAPE_DELAY = ESCAPE_DELAY  # type: ignore[misc]
 
 
 class ObserverApp(App[int]):
@@ -84,6 +98,7 @@ class ObserverApp(App[int]):
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()
         callback_counts.install()
+        shorten_escape_delay(environ)
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)

@@ -6,7 +6,10 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from observer.server import Server
 
 NAME = "serve"
 HELP = "run a command on a PTY and serve it to observers (the sandbox endpoint)"
@@ -202,7 +205,7 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
     return 0
 
 
-async def _pace_collector(server: Any) -> None:
+async def _pace_collector(server: Server) -> None:
     """Keep full garbage collections out of busy stretches (:mod:`observer.collector`): with 40
     agents drawing, the server's own took up to 330 ms, a pause of every watcher's tiles."""
     import asyncio

@@ -78,7 +78,7 @@ def log():
 """
 """An agent: ``ink`` redraws a 30-line truecolour region 10 times a second (about 45 KB/s),
 ``log`` scrolls a build log at about 500 KB/s; both stamp their wall clock in milliseconds."""
-CLIENT = r"""
+TIMED_OBSERVER = r"""
 import gc, json, sys, time
 path = sys.argv[1]
 state = {"longest": 0.0, "collections": [0, 0, 0]}
@@ -171,7 +171,7 @@ def fleet_server(folder: Path, profile: str, count: int) -> Iterator[tuple[str, 
     names = [f"a{n:03d}" for n in range(count)]
     server = subprocess.Popen(
         [
-            *(sys.executable, "-c", CLIENT, str(folder / "server-gc.json")),
+            *(sys.executable, "-c", TIMED_OBSERVER, str(folder / "server-gc.json")),
             *("serve", "--listen", f"127.0.0.1:{port}"),
             *("--tokens", str(tokens), "--size", AGENT_SIZE),
             *(arg for name in names for arg in ("--identifier", name)),

@@ -48,7 +48,7 @@ from pathlib import Path
 
 from tests.fleet_support import (
     AGENT,
-    CLIENT,
+    TIMED_OBSERVER,
     Tmux,
     Usage,
     Watched,
@@ -84,7 +84,9 @@ def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
         folder = Path(name)
         token, server_pid = up
         env = f"OBSERVER_CONFIG_DIR={folder} OBSERVER_TOKEN={token}"
-        client = f"{sys.executable} -c {shlex.quote(CLIENT)} {folder / 'gc.json'} watch fleet"
+        client = (
+            f"{sys.executable} -c {shlex.quote(TIMED_OBSERVER)} {folder / 'gc.json'} watch fleet"
+        )
         tmux = Tmux("dash")
         tmux.start(f"cd {os.getcwd()} && exec env {env} {client}")
         try:
@@ -104,7 +106,7 @@ def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
 
 
 def longest_collection(path: Path) -> float | None:
-    """The longest garbage collection (s) a process timed with ``CLIENT`` wrote to ``path``."""
+    """The longest garbage collection (s) that a ``TIMED_OBSERVER`` process wrote to ``path``."""
     return float(json.loads(path.read_text())["longest"]) if path.exists() else None
 
 

@@ -16,6 +16,7 @@ from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
+from textual.widgets._toast import ToastRack
 
 from observer.app import acyclic_strips, callback_counts
 from observer.app.attention_alerts import AttentionAlerts
@@ -52,8 +53,6 @@ class ObserverApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "observer"
     ENABLE_COMMAND_PALETTE = True
-    SUSPENDED_SCREEN_CLASS = "-suspended"
-    """A screen under a dialog: its notifications step aside for the dialog's (``app.tcss``)."""
     _ALWAYS_ALLOWED: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(
@@ -124,6 +123,7 @@ class ObserverApp(App[int]):
         for link in self.links:
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        self.screen_change_signal.subscribe(self, self._notices_on_top)
         self.set_interval(1.0, self.check_agents)
         self.set_interval(TICK_EVERY, self.pace_collector)
         if len(self.links) == 1:
@@ -131,6 +131,16 @@ class ObserverApp(App[int]):
         else:
             self.add_class("-fleet")  # the command palette covers the tiles (app.tcss)
             self.push_screen(DashboardScreen(self.links, self.palette))
+
+    def _notices_on_top(self, top: Screen[object]) -> None:
+        """Only the screen in front shows notifications: one under a dialog hides its own, which
+        the dialog's screen shows instead (``app.tcss``). A class on each screen's rack, not on the
+        screen (Textual's ``SUSPENDED_SCREEN_CLASS``): a screen's class restyles every widget on
+        it, and for a dashboard of 40 tiles that was most of the time ``enter``, ``escape`` and
+        the command palette took to answer."""
+        for screen in self.screen_stack:
+            for rack in screen.query_children(ToastRack):
+                rack.set_class(screen is not top, "-aside")
 
     async def _drive(self, link: Link) -> None:
         """Run a session's link, and parse what it receives (see :mod:`observer.app.feeder`)."""

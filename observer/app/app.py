@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import textual.constants
 from textual.app import App, SystemCommand
+from textual.driver import Driver
 from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -36,7 +37,8 @@ from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 ESCAPE_DELAY = 0.025
 """Seconds a lone ESC waits for the rest of a sequence before it is the Escape key, unless the
 user sets ``ESCDELAY`` (milliseconds, as for curses programs). Textual waits 100 ms: every
-"back" cost that much before anything moved. The app reads its host terminal on this machine,
+"back" cost that much before anything moved (and its input thread looked only every 100 ms:
+:mod:`observer.app.input_driver` reads the Escape key as soon as this delay ends). The app reads its host terminal on this machine,
 where a sequence comes in one read; vim's ``ttimeoutlen`` and tmux's ``escape-time`` are set
 as short for the same reason."""
 
@@ -110,6 +112,16 @@ class ObserverApp(App[int]):
         """The terminal palette of the current theme."""
         spec: ThemeSpec | None = self.theme_specs.get(self.theme)
         return palette_of(spec)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver for the platform; on a POSIX terminal, with the host terminal's Escape
+        key read as soon as its delay ends (:mod:`observer.app.input_driver`)."""
+        driver = super().get_driver_class()
+        if driver.__name__ == "LinuxDriver":  # (not imported elsewhere: it needs termios)
+            from observer.app.input_driver import InputDriver
+
+            return InputDriver
+        return driver
 
     def on_mount(self) -> None:
         for problem in self.theme_problems:

@@ -1,0 +1,71 @@
+"""A terminal view draws its rows itself, exactly as Textual's own path (its styles cache) would.
+
+``TerminalCanvas.render_lines`` skips Textual's styles cache where it adds nothing (no border,
+padding, outline, tint, hatch or opacity): with 40 tiles that path cost as much again as drawing
+the rows. What it returns must be what Textual's path returns, through the app's line filters
+(all grey where ``NO_COLOR`` is set), for any crop; a styled view takes Textual's
+path.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.filter import Monochrome
+from textual.geometry import Region
+from textual.widget import Widget
+
+from observer.app.app import ObserverApp
+from observer.app.widgets.terminal_view import TerminalView
+from tests.app.conftest import scripted
+
+COLOURED = [
+    b"\x1b[31mred\x1b[0m plain \x1b[1;38;2;10;200;30mtrue\x1b[0m\r\n",
+    b"\x1b[7mreversed\x1b[0m \x1b[4;94munder\x1b[0m\r\n$ ",
+]
+
+
+def textuals(view: TerminalView, crop: Region) -> list[list[tuple[str, object]]]:
+    view._styles_cache.clear()
+    return segments(Widget.render_lines(view, crop))
+
+
+def segments(lines: list) -> list[list[tuple[str, object]]]:  # type: ignore[type-arg]
+    return [[(segment.text, segment.style) for segment in line] for line in lines]
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+@pytest.mark.parametrize("count", [1, 4])
+async def test_the_rows_are_textuals_for_every_crop(no_color: bool, count: int) -> None:
+    app = ObserverApp([scripted(COLOURED, identifier=f"agent-{n}") for n in range(count)])
+    if no_color:
+        app._filters.append(Monochrome())  # as Textual does where NO_COLOR is set
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.3)
+        views = list(app.screen.query(TerminalView))
+        assert len(views) == count
+        for view in views:
+            width, height = view.size
+            assert width and height
+            for crop in (
+                Region(0, 0, width, height),
+                Region(0, 0, width, 2),
+                Region(3, 1, width - 5, 1),
+                Region(width - 4, 0, 4, height),
+            ):
+                assert segments(view.render_lines(crop)) == textuals(view, crop), crop
+
+
+async def test_a_styled_view_takes_textuals_path() -> None:
+    app = ObserverApp([scripted(COLOURED, identifier=f"agent-{n}") for n in range(4)])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.3)
+        view = app.screen.query(TerminalView).first()  # a tile's: no border of its own
+        before = segments(view.render_lines(Region(0, 0, *view.size)))
+        assert "red" in "".join(text for text, _ in before[0])
+        view.styles.padding = (1, 2)
+        view.styles.tint = "red 20%"
+        await pilot.pause(0.1)
+        crop = Region(0, 0, *view.size)
+        drawn = segments(view.render_lines(crop))
+        assert drawn == textuals(view, crop)
+        assert "".join(text for text, _ in drawn[0]).isspace()  # the padding

@@ -1,9 +1,9 @@
 """``TerminalCanvas``: the remote screen drawn with the line API (what every terminal view shares).
 
 Modelled on Textual's ``Log`` widget: ``render_line`` returns cached :class:`Strip` s keyed by
-(row, row version, cursor column, palette); only rows the model reports dirty are refreshed, at
-most ~60 times a second, and never while the remote holds a synchronized update open (DECSET 2026,
-up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view crops and follows the
+(row, row version, cursor column, palette, place in the view); only rows the model reports dirty
+are refreshed, at most ~60 times a second, and never while the remote holds a synchronized update
+open (DECSET 2026, up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view crops and follows the
 cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
 arrived and how to jump back to live. Interaction (keys, mouse) is
@@ -301,8 +301,11 @@ class TerminalCanvas(Widget):
             if self._background is None:  # background_colors walks every ancestor: once
                 self._background = self.background_colors[1]
             background = self._background
-            for line_filter in filters:
-                lines = [line.apply_filter(line_filter, background) for line in lines]
+            for line_filter in filters:  # as Strip.apply_filter, without keeping the result
+                lines = [  # on the kept line: drawn once, it is garbage (see _placed)
+                    Strip(line_filter.apply(list(line), background), line.cell_length)
+                    for line in lines
+                ]
         left, right = crop.column_span
         if (left, right) != (0, self.size.width):
             lines = [line.crop(left, right) for line in lines]
@@ -319,7 +322,7 @@ class TerminalCanvas(Widget):
         if index < 0 or index >= window.count:
             return Strip.blank(width, self._blank())
         line = window.first + index
-        strip = strips.placed(self._line(line), window.left, width, self._blank())
+        strip = self._placed(line, window.left, width)
         span = self.selection.span(line) if self.selection is not None else None
         if span is not None:
             strip = strips.overlaid(
@@ -350,26 +353,39 @@ class TerminalCanvas(Widget):
         """Edge marks and the bar: the theme's bright yellow, as a warning."""
         return Style(color=self.palette.background, bgcolor=self.palette.ansi[11], bold=True)
 
-    def _line(self, virtual: int) -> Strip:
+    def _placed(self, virtual: int, left: int, width: int) -> Strip:
+        """Virtual line ``virtual`` as the view shows it from column ``left`` (``width`` wide).
+
+        A screen row is kept per version (and place): the kept strip is all that outlives the
+        frame. The whole row it is cut from is not kept, nor what is derived from the kept one
+        for a frame: Textual keeps each strip derived from another (cut, filtered) in caches
+        on that one, and each strip carries seven cache objects of its own, so keeping the
+        row kept three strips per row version. With 40 tiles those were most of the objects
+        the cyclic collector walked, in collections of 60-120 ms that stopped every tile.
+        """
         model = self.session.model
         history = self._history
+        blank = self._blank()
         if virtual < history:
             cells = model.history[virtual]
-            return Strip(cells_to_segments(cells, self.palette), len(cells))
+            row_strip = Strip(cells_to_segments(cells, self.palette), len(cells))
+            return strips.placed(row_strip, left, width, blank)
         row = virtual - history
         if not 0 <= row < model.rows:
-            return Strip.blank(model.cols)
+            return strips.placed(Strip.blank(model.cols), left, width, blank)
         cursor = (
             model.cursor_x
             if (model.cursor_visible and row == model.cursor_y and not self.scroll.scrolled)
             else None
         )
-        key = (self._epoch, row, self._versions.get(row, 0), cursor, self.palette, model.cols)
+        version = self._versions.get(row, 0)
+        key = (self._epoch, row, version, cursor, self.palette, model.cols, left, width, blank)
         strip = self._cache.get(key)
         if strip is None:
             glyphs = model.glyphs(row)
             matches = self.highlights.get(row, ())  # a change of them bumps the row's version
-            strip = Strip(glyphs_to_segments(glyphs, self.palette, cursor, matches), model.cols)
+            segments = glyphs_to_segments(glyphs, self.palette, cursor, matches)
+            strip = strips.placed(Strip(segments, model.cols), left, width, blank)
             self._cache[key] = strip
         return strip
 

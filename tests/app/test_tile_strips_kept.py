@@ -1,0 +1,54 @@
+"""What a terminal view keeps of the rows it drew: one strip per row version, nothing derived.
+
+Textual keeps every strip derived from another (cut to the view, filtered) in caches on that
+one, and each strip carries seven cache objects of its own. Keeping the whole row a view cut its
+line from kept three strips per row version; with 40 tiles those were most of the objects the
+cyclic collector walked, in collections of 60-120 ms that stopped every tile. The view keeps the
+line as it shows it; the row it was cut from and the filtered copy drawn in a frame are garbage
+as soon as that frame is drawn.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+from textual.filter import Monochrome
+from textual.strip import Strip
+
+from observer.app.app import ObserverApp
+from observer.app.widgets.terminal_view import TerminalView
+from tests.app.conftest import scripted
+
+CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_offsets_cache")
+
+
+async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> None:
+    app = ObserverApp([scripted([b"$ "], identifier=f"a{n}", cols=120, rows=30) for n in range(4)])
+    app._filters.append(Monochrome())  # a line filter in play, as NO_COLOR sets
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause(0.3)
+        views = list(app.screen.query(TerminalView))
+        rng = random.Random(1)
+        for frame in range(40):  # every row of every tile changes, in truecolour
+            for view in views:
+                view.session.model.feed(
+                    b"".join(
+                        b"\x1b[%d;1H\x1b[38;2;%d;9;9mrow %d v%d" % (y, rng.randrange(256), y, frame)
+                        for y in range(1, 31)
+                    )
+                )
+                view.mark_dirty(set(range(30)))
+            await pilot.pause(0.02)
+        await pilot.pause(0.3)
+        kept = []
+        for view in views:
+            for key in list(view._cache.keys()):
+                strip = view._cache[key]
+                assert strip.cell_length == view.size.width  # the line as the tile shows it
+                assert not any(getattr(strip, cache) for cache in CACHES), strip
+                kept.append(strip)
+        assert kept  # the tiles drew their rows
+        gc.collect()
+        alive = sum(1 for thing in gc.get_objects() if isinstance(thing, Strip))
+        assert alive < len(kept) + 150, (alive, len(kept))  # the rest: titles, key line

@@ -243,6 +243,7 @@ def watch(tmux: Tmux, seconds: float, usage: Usage) -> Watched:
     end = time.monotonic() + seconds
     next_sample, last, changed = 0.0, "", time.monotonic()
     captured = changed  # when the screen was last captured
+    first = True
     while (now := time.monotonic()) < end:
         screen = tmux.capture()
         wall = int(time.time() * 1000) % WRAP
@@ -259,8 +260,11 @@ def watch(tmux: Tmux, seconds: float, usage: Usage) -> Watched:
             if stamp not in seen:
                 seen[stamp] = now
                 lag = (wall - int(stamp[-8:])) % WRAP
-                if lag < 60_000:  # older than the window: from before the clock wrapped
+                # Not on the first capture: what it shows came before the watch began, when is
+                # not known (a notification stays up 1.5 s: counted, it read as 1.5 s late).
+                if lag < 60_000 and not first:  # (nor from before the clock wrapped)
                     lags.append(float(lag))
+        first = False
         if now >= next_sample:
             usage.sample()
             next_sample = now + 1.0

@@ -15,6 +15,7 @@ from textual.geometry import Region
 from textual.widget import Widget
 
 from observer.app.app import ObserverApp
+from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_view import TerminalView
 from tests.app.conftest import scripted
 
@@ -43,6 +44,9 @@ async def test_the_rows_are_textuals_for_every_crop(no_color: bool, count: int) 
         await pilot.pause(0.3)
         views = list(app.screen.query(TerminalView))
         assert len(views) == count
+        views[0].selection = Selection(Point(0, 2), Point(1, 5))  # drawn over its lines
+        views[0].moved()
+        await pilot.pause(0.1)
         for view in views:
             width, height = view.size
             assert width and height
@@ -53,6 +57,11 @@ async def test_the_rows_are_textuals_for_every_crop(no_color: bool, count: int) 
                 Region(width - 4, 0, 4, height),
             ):
                 assert segments(view.render_lines(crop)) == textuals(view, crop), crop
+        whole = Region(0, 0, *views[0].size)
+        selected = segments(views[0].render_lines(whole))
+        views[0].selection = None
+        views[0].moved()
+        assert segments(views[0].render_lines(whole)) != selected  # the selection was drawn
 
 
 async def test_a_styled_view_takes_textuals_path() -> None:

@@ -38,9 +38,9 @@ ESCAPE_DELAY = 0.025
 """Seconds a lone ESC waits for the rest of a sequence before it is the Escape key, unless the
 user sets ``ESCDELAY`` (milliseconds, as for curses programs). Textual waits 100 ms: every
 "back" cost that much before anything moved (and its input thread looked only every 100 ms:
-:mod:`observer.app.input_driver` reads the Escape key as soon as this delay ends). The app reads its host terminal on this machine,
-where a sequence comes in one read; vim's ``ttimeoutlen`` and tmux's ``escape-time`` are set
-as short for the same reason."""
+:mod:`observer.app.input_driver` reads the Escape key as soon as this delay ends). The app
+reads its host terminal on this machine, where a sequence comes in one read; vim's
+``ttimeoutlen`` and tmux's ``escape-time`` are set as short for the same reason."""
 
 
 def shorten_escape_delay(environ: Mapping[str, str]) -> None:

@@ -3,8 +3,9 @@
 Modelled on Textual's ``Log`` widget: ``render_line`` returns cached :class:`Strip` s keyed by
 (row, row version, cursor column, palette, place in the view); only rows the model reports dirty
 are refreshed, at most ~60 times a second, and never while the remote holds a synchronized update
-open (DECSET 2026, up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view crops and follows the
-cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
+open (DECSET 2026, up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view
+crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
+centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
 arrived and how to jump back to live. Interaction (keys, mouse) is
 :class:`~observer.app.widgets.terminal_view.TerminalView`'s.

@@ -1,4 +1,4 @@
-"""The server's own terminal model, fed from a backlog without ever skipping a byte.
+"""The server's own terminal model, fed from a backlog without ever losing a byte's effect.
 
 The session hands every batch of PTY output to :meth:`ModelFeed.add`; a task parses the backlog
 in slices of about half a millisecond, so that clients' sends run between them. If the agent
@@ -7,6 +7,12 @@ limit, so the program waits on its writes, as it would in any terminal (tmux, xt
 never skips a byte, so snapshots and query answers are always those of the true screen. The
 model's :attr:`~ModelFeed.offset` is the stream offset its screen stands at: a snapshot is taken
 there and followed by the ring's bytes after it.
+
+Plain output (:data:`~observer.terminal.scrolled.PLAIN`: text, line ends and colours, which
+asks nothing, notifies nothing and changes no mode) waits up to :data:`HOLD` to be parsed, or
+until a frame or a snapshot needs the screen: a log's lines mostly scroll off before anyone
+looks, and the model parses a backlog of them in one feed, drawing only its last screenful
+(:mod:`observer.terminal.scrolled`). Anything else is parsed at once.
 """
 
 from __future__ import annotations
@@ -21,10 +27,13 @@ from observer.protocol import frames
 from observer.protocol.screen_frames import Notified
 from observer.server.notification_log import NotificationLog
 from observer.server.screen_sync import RowVersions, ScreenRows
+from observer.terminal.scrolled import PLAIN
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 FLOOD_PAUSE = 0.02
+HOLD = 0.1
+"""Longest plain output waits to be parsed when nothing needs the screen sooner."""
 
 
 class ScreenModel(ScreenRows, Protocol):
@@ -33,6 +42,7 @@ class ScreenModel(ScreenRows, Protocol):
     @property
     def synchronized(self) -> bool: ...
     def feed(self, data: bytes) -> Iterable[int]: ...
+    def feed_scrolled(self, data: bytes) -> Iterable[int] | None: ...
     def resize(self, cols: int, rows: int) -> None: ...
     def to_ansi(self, *, unfinished: bool = False) -> str: ...
     def take_replies(self) -> bytes: ...
@@ -77,6 +87,10 @@ class ModelFeed:
         self._version = 0
         self._snapshot_cache: tuple[int, str] | None = None
         self._fed = asyncio.Event()
+        self._plain = False
+        """Whether every byte of the backlog is plain (:data:`PLAIN`): it may wait."""
+        self._held_since = 0.0
+        self._timer: asyncio.TimerHandle | None = None
         self.rows = RowVersions(model.rows)
         """A version per row, for screen-sync (:mod:`observer.server.screen_sync`)."""
         self.notices = NotificationLog()
@@ -84,6 +98,11 @@ class ModelFeed:
 
     def add(self, data: bytes) -> None:
         """Queue output for the model; pause the reader if the backlog is over the limit."""
+        if not self._pending:
+            self._held_since = time.monotonic()
+            self._plain = True
+        if self._plain:
+            self._plain = PLAIN.fullmatch(data) is not None
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -102,12 +121,19 @@ class ModelFeed:
 
     async def run(self) -> None:
         """Parse the backlog in slices of :data:`FEED_SLICE` seconds, forever."""
+        loop = asyncio.get_running_loop()
         while True:
             await self._fed.wait()
+            hold = self._hold()
+            if hold > 0:
+                self._fed.clear()
+                if self._timer is None:
+                    self._timer = loop.call_later(hold, self._held)
+                continue
             began = time.thread_time()
             deadline = time.monotonic() + FEED_SLICE
             while self._pending and time.monotonic() < deadline:
-                self._feed_piece(self._pending.popleft())
+                self._feed_next()
             self.cpu += time.thread_time() - began
             if self._pending_bytes <= self.limit // 2:
                 self._reader.resume()
@@ -116,10 +142,35 @@ class ModelFeed:
             else:
                 self._fed.clear()
 
-    def _feed_piece(self, piece: bytes) -> None:
-        self._pending_bytes -= len(piece)
-        self.rows.bump(self.model.feed(piece))
-        self.offset += len(piece)
+    def _hold(self) -> float:
+        """Seconds the backlog may still wait: plain output, under half the limit, for at most
+        :data:`HOLD`; 0 to parse it now."""
+        if not (self._pending and self._plain) or self._pending_bytes > self.limit // 2:
+            return 0.0
+        return self._held_since + HOLD - time.monotonic()
+
+    def _held(self) -> None:
+        self._timer = None
+        self._fed.set()
+
+    def _feed_next(self) -> None:
+        """Parse the next piece of the backlog; a plain backlog whole, where its lines scroll
+        off (a screenful's parse), else piece by piece."""
+        if self._plain and len(self._pending) > 1:
+            data = b"".join(self._pending)
+            dirty = self.model.feed_scrolled(data)
+            if dirty is not None:
+                self._pending.clear()
+                self._fed_bytes(len(data), dirty)
+                return
+            self._plain = False  # not lines that scroll off after all: parsed as it comes
+        piece = self._pending.popleft()
+        self._fed_bytes(len(piece), self.model.feed(piece))
+
+    def _fed_bytes(self, size: int, dirty: Iterable[int]) -> None:
+        self._pending_bytes -= size
+        self.rows.bump(dirty)
+        self.offset += size
         self._version += 1
         # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
         replies = self.model.take_replies()
@@ -132,8 +183,14 @@ class ModelFeed:
     def catch_up(self) -> None:
         """Parse the whole backlog now (the model then stands at the end of the stream)."""
         while self._pending:
-            self._feed_piece(self._pending.popleft())
+            self._feed_next()
         self._reader.resume()
+
+    def current(self) -> None:
+        """Parse output held back (plain, so cheap: most of it scrolls off) before the screen
+        is looked at; output that is not plain is being parsed already."""
+        if self._plain and self._pending:
+            self.catch_up()
 
     def resize(self, cols: int, rows: int) -> None:
         """Parse the whole backlog, then resize: the resize lands at the current stream offset,

@@ -232,6 +232,8 @@ class ScreenViews:
         rows: its row versions now.
         offset: the model's stream offset now.
         catch_up: parses the model's backlog (before a last frame at the end of the stream).
+        current: parses output the model holds back (before each round of frames: a frame shows
+            the screen as it is, not as it was up to a hold ago).
         notices: what the agent sent to be noticed, as the model reported it.
     """
 
@@ -243,6 +245,7 @@ class ScreenViews:
         rows: Callable[[], RowVersions],
         offset: Callable[[], int],
         catch_up: Callable[[], None],
+        current: Callable[[], None] = lambda: None,
         notices: NotificationLog,
     ) -> None:
         self._clients = clients
@@ -251,6 +254,7 @@ class ScreenViews:
         self._rows = rows
         self._offset = offset
         self._catch_up = catch_up
+        self._current = current
         self._task: asyncio.Task[None] | None = None
         self._sleep: asyncio.Future[None] | None = None
         notices.on_urgent = self.wake
@@ -292,12 +296,16 @@ class ScreenViews:
         client is in the screen view)."""
         viewers = 0
         wait = 1.0
+        current = False
         for client in self._clients:
             feed = client.screen
             if feed is None:
                 continue
             viewers += 1
             if not client.overflowed:
+                if not current and feed.due_at(self._notices) <= time.monotonic():
+                    self._current()
+                    current = True
                 message = feed.frame(self._model, self._rows(), self._offset(), self._notices)
                 if message is not None:
                     client.push(message)

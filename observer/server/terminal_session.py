@@ -94,6 +94,7 @@ class TerminalSession:
             rows=lambda: self.feed.rows,
             offset=lambda: self.feed.offset,
             catch_up=self.feed.catch_up,
+            current=self.feed.current,
             notices=self.feed.notices,
         )
         """The clients in the screen view (:mod:`observer.server.screen_sync`)."""

@@ -92,6 +92,17 @@ class TerminalModel:
             return set(range(screen.lines))
         return {y for y in dirty if 0 <= y < screen.lines}
 
+    def feed_scrolled(self, data: bytes) -> set[int] | None:
+        """:meth:`feed` ``data`` if most of it is lines that the rest scrolls off, unseen (a
+        log, with no scrollback kept: :mod:`observer.terminal.scrolled`), which costs a scan and
+        about a screenful's parse whatever its length; ``None``, and nothing fed, otherwise."""
+        try:
+            skipped = self._stream.skip_scrolled(bytes(data))
+        except Exception:  # defence in depth, as in feed
+            self._screen.recover()
+            skipped = 0
+        return self.feed(data[skipped:]) if skipped else None
+
     def resize(self, cols: int, rows: int) -> None:
         """Change the geometry (clamped); rows move through the scrollback as in tmux."""
         cols, rows = clamp_size(cols, rows)

@@ -21,6 +21,7 @@ from itertools import accumulate, islice
 
 import pyte
 
+from observer.terminal import scrolled
 from observer.terminal.actions import MAX_CACHED, Prefix, noop
 from observer.terminal.cells import Cell
 from observer.terminal.screen import VTScreen
@@ -105,7 +106,34 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
 
     def feed(self, data: bytes) -> None:  # type: ignore[override]
         """Consume bytes. Never raises for any input."""
+        if len(data) >= scrolled.MIN_SKIPPED:
+            skipped = self.skip_scrolled(data)
+            if skipped:
+                data = data[skipped:]
         self.feed_text(self.decoder.decode(data))
+
+    def skip_scrolled(self, data: bytes) -> int:
+        """Where no scrollback keeps them, take the lines at the start of ``data`` that its
+        lines after them scroll off without drawing them (:mod:`observer.terminal.scrolled`);
+        returns how many bytes were taken (0: none). The rest must be fed next."""
+        screen = self.screen
+        if (
+            self.pending
+            or self.string is not None
+            or self.ignoring_csi
+            or self.decoder.getstate()[0]
+            or (screen.history.maxlen and not screen.alternate)
+        ):
+            return 0
+        top, bottom = screen.margins or (0, screen.lines - 1)
+        y = screen.cursor.y
+        if not top <= y <= bottom:
+            return 0
+        skipped = scrolled.scrolled_off(data, bottom - top + 1, bottom - y)
+        if skipped:
+            self.feed_text(scrolled.pen_sequences(data[:skipped]))
+            screen.cursor.x, screen.cursor.y = 0, bottom
+        return skipped
 
     def feed_text(self, text: str) -> None:
         """Consume already decoded text."""

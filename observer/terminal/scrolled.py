@@ -1,0 +1,61 @@
+"""Lines drawn only to scroll off: a flood of log lines needs its last screenful drawn, no more.
+
+A model that keeps no scrollback (the server's, whose snapshots repaint the screen only) shows
+of a build log only the rows that fit. The start of a feed that is *plain* (text, tabs, carriage
+returns, line feeds and SGRs: nothing that moves the cursor up, asks, notifies or changes a
+mode), whose line feeds bring the cursor from a row of the scrolling region to its bottom row,
+and which is followed, still plain, by the region's height of line feeds, changes nothing that
+can be seen but the pen: every cell it draws is on a row of the region (text is drawn only on
+the cursor's row, and a zero-width character at a row's start joins nothing), and those line
+feeds push every row of the region off its top. So the stream does not draw it: it runs the
+SGRs that make its last pen, puts the cursor where its last ``CR LF`` leaves it (the first
+column of the region's bottom row) and parses the rest as usual. The screen after the feed is the one every byte parsed would give (compared
+on random input in ``tests/unit/terminal/test_scrolled.py``), at the cost of a regular
+expression's scan and a screenful's parse, whatever the feed's length.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Plain bytes (any byte from space up, UTF-8 included: a character drawn, or a C1 control,
+#: which is ignored), tab, line feed and carriage return, and SGRs. Not backspace: from a
+#: row's first column it goes up to the row that wrapped onto it.
+PLAIN = re.compile(rb"(?:[\t\n\r -\xff]++|\x1b\[[0-9;]{0,32}+m)*+")
+_SGR = re.compile(rb"\x1b\[[0-9;]{0,32}+m")
+_RESETS = (b"\x1b[0m", b"\x1b[m")
+#: A feed shorter than this is parsed whole (the scan would cost more than it saves).
+MIN_SKIPPED = 4096
+
+
+def scrolled_off(data: bytes, height: int, below: int) -> int:
+    """How many bytes at the start of ``data`` draw only rows that the rest scrolls off
+    (0: none), ending with ``CR LF``.
+
+    Args:
+        data: what the program wrote, the parser at rest before it (no sequence, string or
+            character unfinished).
+        height: the rows of the scrolling region (the cursor in it).
+        below: rows from the cursor down to the region's bottom row.
+    """
+    if len(data) < MIN_SKIPPED:
+        return 0
+    match = PLAIN.match(data)
+    cut = match.end() if match else 0
+    # The line feeds that scroll off every row the skipped part drew: the region's height of
+    # them after it, the cursor then at the region's bottom (each scrolls in a row of the pen's
+    # background: how many scroll must not change).
+    for _ in range(height + 1):
+        cut = data.rfind(b"\n", 0, cut)
+        if cut < 0:
+            return 0
+    cut += 1
+    if cut < MIN_SKIPPED or data[cut - 2 : cut] != b"\r\n" or data.count(b"\n", 0, cut) < below:
+        return 0
+    return cut
+
+
+def pen_sequences(skipped: bytes) -> str:
+    """The SGRs of ``skipped`` that make the pen it leaves: those from its last reset on."""
+    start = max(0, *(skipped.rfind(reset) for reset in _RESETS))
+    return b"".join(_SGR.findall(skipped, start)).decode("ascii")

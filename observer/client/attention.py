@@ -119,6 +119,10 @@ def screen_text(model: TerminalModel) -> tuple[str, list[str]]:
     y = model.cursor_y
     row = model.line(y)
     cursor_text = "".join(cell.data for cell in row[: model.cursor_x]).rstrip()
-    first = max(0, y - SCREEN_ROWS)
-    rows = ["".join(cell.data for cell in model.line(r)) for r in range(y, first - 1, -1)]
+    rows = ["".join(cell.data for cell in model.line(r)) for r in reversed(rows_read(y))]
     return cursor_text, rows
+
+
+def rows_read(cursor_y: int) -> range:
+    """The rows :func:`screen_text` reads: the cursor's and :data:`SCREEN_ROWS` above it."""
+    return range(max(0, cursor_y - SCREEN_ROWS), cursor_y + 1)

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
-from observer.client.attention import AttentionTracker
+from observer.client.attention import AttentionTracker, rows_read
 from observer.client.catch_up import CatchUp
 from observer.client.recognisers import Match, Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
@@ -223,6 +223,8 @@ class WatchedSession:
         self._fps = TILE_FPS
         self._screen = ScreenView()
         """The remote screen as the screen view's frames describe it."""
+        self._view_rows: Callable[[int, int, int, int], range] | None = None
+        """The rows the view shows (:meth:`show_rows`); None: all of them."""
 
     # -- what views read ------------------------------------------------------------------------
 
@@ -543,6 +545,50 @@ class WatchedSession:
         if view != self._view_asked and self._adapter is not None:
             self._view_asked = view
             self._send(self._adapter.encode_view(view, self._fps))
+            self._paint_unread()  # a full view reads every row: at once, not at the snapshot
+
+    def show_rows(self, rows: Callable[[int, int, int, int], range] | None) -> None:
+        """Which rows the view shows of a screen of ``cols`` x ``rows`` with the cursor at
+        ``(x, y)``: ``rows(cols, rows, x, y)`` (a tile's crop); ``None``: all of them.
+
+        In the screen view a frame's rows are painted into the model where the view shows them.
+        The others wait, so a tile costs the rows it shows, and are painted when they are read:
+        when a frame or :meth:`shown_changed` finds them shown, when the prompt recognisers
+        look at the screen (the cursor's row and a few above it, once the agent is quiet), or
+        when the full view asks for the stream."""
+        self._view_rows = rows
+        self.shown_changed()
+
+    def shown_changed(self) -> None:
+        """The view's crop may show other rows now (it was resized): paint those waiting."""
+        self._paint_unread()
+
+    def _rows_read(self) -> set[int] | None:
+        """The rows of the screen view's screen that the view shows (``None``: all)."""
+        view = self._screen
+        if self._view_rows is None or self._view_asked != "screen":
+            return None
+        return set(self._view_rows(view.cols, view.rows, *view.cursor))
+
+    def _paint_unread(self, also: range = range(0)) -> None:
+        """Paint the rows that wait unpainted and are read now (or are in ``also``); after the
+        output waiting for the model, or at once when none waits."""
+        view = self._screen
+        if not view.unpainted or not self.show:
+            return
+        read = self._rows_read()
+        if read is not None:
+            read.update(also)
+        rows = view.due(set(), read)
+        if not rows:
+            return
+        data = view.repaint(rows, notifications=False)
+        last = self._inbox[-1] if self._inbox else None
+        if isinstance(last, _Chunk):  # the same chunk: the bell is still judged on it alone
+            self._inbox[-1] = _Chunk(last.number, last.data + data)
+            self._backlog += len(data)
+        else:  # nothing waits, or a snapshot does (which paints every row again)
+            self._changed(self.model.feed(data), False)
 
     def mark(self, text: str, now: float) -> None:
         """The user's own marker in the recording."""
@@ -762,7 +808,8 @@ class WatchedSession:
             return
         view = self._screen
         whole = event.full or (event.cols, event.rows) != (view.cols, view.rows)
-        data = view.repaint(view.apply(event))
+        changed = view.apply(event)
+        data = view.repaint(changed if whole else view.due(changed, self._rows_read()))
         if whole:
             self._drop_waiting_output()  # the frame replaces all of it
             self._queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
@@ -966,6 +1013,7 @@ class WatchedSession:
         last = self._last_output
         if self._exited or last is None or now - last < WAIT_AFTER_PROMPT:
             return None
+        self._paint_unread(rows_read(self.model.cursor_y))  # what a tile's crop left unpainted
         return self.attention.prompt(self.model)
 
 

@@ -5,7 +5,9 @@ holds one ANSI repaint per row, the cursor and the title, and :meth:`ScreenView.
 which rows a frame changed. :meth:`ScreenView.repaint` turns those rows into the bytes that
 bring a terminal model of the same size from the previous state to this one (each row cleared
 and painted, then the cursor), so a tile's existing model and view can show it; the cost is
-that of the rows that changed, at the frame rate the tile asked for. What the agent sent to be
+that of the rows that changed, at the frame rate the tile asked for. A row nobody reads (a
+tile shows a crop of the screen) waits unpainted until someone does (:meth:`ScreenView.due`):
+a tile costs the rows it shows. What the agent sent to be
 noticed comes after them as the sequences the model reports (BEL, OSC 9;4, OSC 99), so a tile's
 model finds its agent's notifications as it finds them in the stream. Pure: no I/O, no clock.
 """
@@ -37,6 +39,8 @@ class ScreenView:
         """The stream offset the server's model stood at for the last frame."""
         self.notifications: tuple[NotificationSent | BellRung | ProgressReported, ...] = ()
         """What the agent sent to be noticed before the last frame."""
+        self.unpainted: set[int] = set()
+        """Rows that frames changed and nobody has read since (:meth:`due`)."""
 
     def apply(self, update: ScreenReceived) -> set[int]:
         """Take one frame; return the rows whose content changed (all of them on a ``full``
@@ -46,6 +50,7 @@ class ScreenView:
             self.cols, self.rows = update.cols, update.rows
             self.lines = [""] * update.rows
             changed = set(range(update.rows))
+            self.unpainted.clear()  # all of them are painted
         else:
             changed = set()
         for y, text in update.lines:
@@ -61,17 +66,30 @@ class ScreenView:
         self.notifications = update.notifications
         return changed
 
-    def repaint(self, rows: Iterable[int]) -> bytes:
+    def due(self, changed: set[int], read: set[int] | None) -> set[int]:
+        """The rows to paint now: those ``changed`` and those left unpainted, where they are
+        ``read`` (``None``: everywhere); the others wait, unpainted."""
+        waiting = self.unpainted | changed if self.unpainted else changed
+        if read is None:
+            self.unpainted = set()
+            return waiting
+        paint = waiting & read
+        self.unpainted = waiting - paint
+        return paint
+
+    def repaint(self, rows: Iterable[int], *, notifications: bool = True) -> bytes:
         """Bytes for a terminal model of this size showing the previous state: ``rows``
         cleared and painted, the pen reset, then the cursor placed and shown or hidden (ECMA-48
-        CUP and EL, DEC private mode 25), then the last frame's notifications."""
+        CUP and EL, DEC private mode 25), then the last frame's notifications (unless
+        ``notifications`` is false: rows painted late, which were noticed already)."""
         out = []
         for y in sorted(rows):
             if 0 <= y < self.rows:
                 out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{self.lines[y]}")
         x, y = self.cursor
         out.append(f"\x1b[0m\x1b[{y + 1};{x + 1}H\x1b[?25{'h' if self.cursor_visible else 'l'}")
-        out.extend(map(notification_sequence, self.notifications))
+        if notifications:
+            out.extend(map(notification_sequence, self.notifications))
         return "".join(out).encode()
 
     def text(self) -> list[str]:

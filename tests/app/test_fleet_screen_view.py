@@ -101,3 +101,34 @@ async def test_a_tile_in_the_screen_view_draws_each_frame_as_it_comes(
         await pilot.press("escape")
         await until(lambda: links[0].session.view == "screen", "the screen view again")
         assert view.paced()
+
+
+TOP_ROW = (
+    "import sys, time\n"
+    "sys.stdout.write(''.join(f'line {n}\\r\\n' for n in range(23)) + 'bottom')\n"
+    "for n in range(20):\n"
+    "    sys.stdout.write(f'\\x1b7\\x1b[1;1H\\x1b[Ktop {n}\\x1b8'); sys.stdout.flush()\n"
+    "    time.sleep(0.05)\n"
+    "time.sleep(3600)"
+)
+
+
+async def test_a_tile_paints_the_rows_it_shows_and_the_rest_when_it_grows() -> None:
+    from observer.app.widgets.tile import Tile
+
+    async with serving(TOP_ROW, ("a", "b"), size=(60, 24)) as (server, links):
+        app = ObserverApp(links)
+        session = links[0].session
+        async with app.run_test(size=(60, 12)) as pilot:
+            await until(lambda: "bottom" in shown(app), "the tile's crop at the cursor")
+            agent = server.sessions["a"].model
+            await until(lambda: agent.text()[0] == "top 19", "the top row's last rewrite")
+            await pilot.pause(0.5)  # every frame came: the agent is quiet now
+            # The top row changed 20 times; the tile's crop never showed it.
+            assert session.model.text()[0] != "top 19"  # as the first frame had it
+            assert "top" not in shown(app)
+            await pilot.resize_terminal(60, 40)  # the tile now shows every row: no frame comes
+            await pilot.pause(0.1)
+            assert session.model.text()[0] == "top 19"
+            await until(lambda: "top 19" in shown(app), "the top row in the grown tile")
+            assert app.screen.query(Tile).first().query_one(TerminalView).size.height >= 24

@@ -28,7 +28,7 @@ from observer.app.widgets import strips
 from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
-from observer.app.widgets.viewport import Crop, Geometry, Window, crop
+from observer.app.widgets.viewport import Crop, Geometry, Window, crop, window
 from observer.rendering import Palette, cells_to_segments, glyphs_to_segments
 from observer.terminal import Cell
 
@@ -224,6 +224,15 @@ class TerminalCanvas(Widget):
             width=self.size.width,
             height=self.size.height,
         )
+
+    def rows_shown(self, cols: int, rows: int, cursor_x: int, cursor_y: int) -> range:
+        """The rows this view shows of a screen of ``cols`` x ``rows`` with no history and the
+        cursor at ``(cursor_x, cursor_y)`` (a tile's crop, for
+        :meth:`~observer.client.watched.WatchedSession.show_rows`)."""
+        size = self.size
+        geometry = Geometry(cols, rows, cursor_x, cursor_y, 0, size.width, size.height)
+        shown = window(geometry, self.scroll.top, self.scroll.left)
+        return range(shown.first, shown.first + shown.count)
 
     def _layout(self) -> Window:
         geometry = self.geometry

@@ -8,7 +8,10 @@ A tile whose agent needs someone has a heavy warning border.
 
 A tile asks its session for the screen's state rather than the byte stream (the screen view:
 the server sends the rows that changed, at most as often as a tile repaints), where the peer can
-send it and nothing records the session; the session core decides that. While the dashboard is hidden or under a dialog, a tile draws
+send it and nothing records the session; the session core decides that. The tile tells its
+session which rows its crop shows: the rows it does not show are painted into its model only when
+they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs the rows
+it shows. While the dashboard is hidden or under a dialog, a tile draws
 nothing (a dialog repaints the whole dashboard beneath it for each change of any tile: 40 tiles
 made the command palette take seconds to open); it keeps the rows that changed meanwhile and
 draws them when the dashboard shows again.
@@ -78,6 +81,14 @@ class Tile(Vertical, can_focus=True):
     def on_mount(self) -> None:
         self.update_title()
         self.watch_small()
+        # Rows the tile's crop does not show are not painted until it does: it costs what it shows.
+        self.session.show_rows(self.query_one(TerminalView).rows_shown)
+
+    def on_resize(self) -> None:
+        self.session.shown_changed()
+
+    def on_unmount(self) -> None:
+        self.session.show_rows(None)
 
     @property
     def paused(self) -> bool:

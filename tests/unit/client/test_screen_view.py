@@ -9,6 +9,7 @@ Writer and reader together where it matters: the server's :class:`ScreenFeed` ov
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.watched import TILE_FPS, WatchedSession
@@ -33,9 +34,9 @@ def views(messages: list[Message]) -> list[dict[str, object]]:
 class Agent:
     """The server's side: its model of the agent's screen and one tile's screen feed."""
 
-    def __init__(self) -> None:
-        self.model = TerminalModel(COLS, ROWS, scrollback=0)
-        self.rows = RowVersions(ROWS)
+    def __init__(self, rows: int = ROWS) -> None:
+        self.model = TerminalModel(COLS, rows, scrollback=0)
+        self.rows = RowVersions(rows)
         self.notices = NotificationLog()
         self.now = 0.0
         self.feed = ScreenFeed(TILE_FPS, clock=lambda: self.now)
@@ -232,3 +233,80 @@ def test_looking_at_a_waiting_agent_keeps_what_it_asked_and_since_when() -> None
     session.received(agent.frame(), 40.0)
     drain(session)
     assert session.status(40.0).attention is None
+
+
+# -- a tile costs the rows it shows ---------------------------------------------------------------
+
+
+def crop_of(height: int) -> Callable[[int, int, int, int], range]:
+    """A tile's crop ``height`` rows tall, ending at the cursor's row where it can (as a tile
+    follows the cursor)."""
+
+    def shown(cols: int, rows: int, x: int, y: int) -> range:
+        first = max(0, min(y - height + 1, rows - height))
+        return range(first, first + min(height, rows))
+
+    return shown
+
+
+def cropped_tile(height: int) -> tuple[WatchedSession, Agent]:
+    """A tile ``height`` rows tall over a blank 20-row screen, the cursor on its last row."""
+    session, agent = tile(), Agent(rows=20)
+    session.show_rows(crop_of(height))
+    agent.prints(b"\r\n" * 19)
+    session.received(agent.frame(force=True), 1.0)
+    drain(session)
+    return session, agent
+
+
+def test_a_tile_paints_the_rows_its_crop_shows_and_the_others_once_they_are_read() -> None:
+    session, agent = tile(), Agent(rows=20)
+    session.show_rows(crop_of(3))
+    painted: list[set[int]] = []
+    session.subscribe(lambda dirty, whole: painted.append(set(range(20)) if whole else dirty))
+    agent.prints(b"".join(b"line %d\r\n" % n for n in range(19)) + b"$ ")
+    session.received(agent.frame(force=True), 1.0)  # the full frame that starts the view
+    drain(session)
+    assert session.model.text() == agent.model.text()
+    painted.clear()
+    agent.prints(b"\x1b[2;1Hearly\x1b[18;1Hlate\x1b[20;3H")  # rows 1 and 17 change
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert painted == [{17}]  # row 1 is not shown: it waits
+    assert session.model.text()[1] == "line 1" and session.model.text()[17] == "late 17"
+    # The crop grows (the terminal was resized): what it shows now is painted at once.
+    session.show_rows(crop_of(20))
+    assert session.model.text() == agent.model.text()
+
+
+def test_rows_a_crop_left_unpainted_are_what_the_prompt_recognisers_read() -> None:
+    session, agent = cropped_tile(2)
+    agent.prints(b"\x1b[12;1HDo you want to proceed?\x1b[20;1H")  # above the crop, within reach
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.model.text()[11] == ""  # not shown, not painted: nobody read it yet
+    attention = session.status(10.0).attention  # quiet long enough: the recognisers read it
+    assert attention is not None and attention.reason == "needs permission"
+    assert session.model.text()[11] == "Do you want to proceed?"
+
+
+def test_opening_a_tile_shows_every_row_before_the_snapshot_comes() -> None:
+    session, agent = cropped_tile(2)
+    agent.prints(b"\x1b[HTOP\x1b[20;1H\x07")  # a row the tile does not show, and a bell
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    bells = session.model.bells
+    session.choose_view("stream")
+    assert session.model.text() == agent.model.text()
+    assert session.model.bells == bells  # rows painted late bring no notification again
+
+
+def test_rows_painted_late_land_after_the_frames_still_waiting_for_the_model() -> None:
+    session, agent = cropped_tile(3)
+    agent.prints(b"\x1b[18;1Hfirst\x1b[20;1H")  # shown: painted when the feeder gets to it
+    session.received(agent.frame(), 2.0)
+    agent.prints(b"\x1b[18;1Hsecond\x1b[11;1H")  # the cursor moved up: row 17 is not shown
+    session.received(agent.frame(), 3.0)
+    session.show_rows(crop_of(20))  # before the feeder parsed either frame
+    drain(session)
+    assert session.model.text()[17] == "second"

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import textual.constants
 from textual.app import App, SystemCommand
+from textual.await_complete import AwaitComplete
 from textual.driver import Driver
 from textual.markup import escape
 from textual.notifications import SeverityLevel
@@ -112,6 +113,21 @@ class ObserverApp(App[int]):
         """The terminal palette of the current theme."""
         spec: ThemeSpec | None = self.theme_specs.get(self.theme)
         return palette_of(spec)
+
+    def push_screen(self, *args: Any, **kwargs: Any) -> Any:
+        """Textual's; the sessions' parsing waits a moment (:meth:`Slices.hold
+        <observer.app.feeder.Slices.hold>`): with 40 tiles, the dialog, the opened tile or the
+        command palette was composed and drawn with 40 feeders between its steps. Only over the
+        dashboard: the first screen, or one session's, waits for nothing."""
+        if len(self.links) > 1 and len(self.screen_stack) > 1:
+            self.slices.hold()
+        return super().push_screen(*args, **kwargs)
+
+    def pop_screen(self) -> AwaitComplete:
+        """Textual's; the screen beneath is drawn again first (see :meth:`push_screen`)."""
+        if len(self.links) > 1:
+            self.slices.hold()
+        return super().pop_screen()
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver for the platform; on a POSIX terminal, with the host terminal's Escape

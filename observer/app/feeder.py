@@ -5,7 +5,10 @@ this loop parses it in pieces of about :data:`PIECE_TIME` seconds (from the meas
 after :data:`TIME_SLICE` seconds of parsing by all sessions (:class:`Slices`), gives the event
 loop :data:`UI_TURNS` turns: a key press travels driver → app → focused widget → socket, one turn per hop, and leaves before parsing
 resumes; frames are drawn in those turns too. Before each piece it lets the core decide whether
-skipping the backlog for a snapshot pays (DESIGN.md, "Rendering").
+skipping the backlog for a snapshot pays (DESIGN.md, "Rendering"). A screen pushed or popped
+holds all parsing for :data:`SCREEN_FIRST` (:meth:`Slices.hold`): with 40 tiles, the command
+palette, an opened tile or the dashboard again waited behind their frames at every turn of the
+loop.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ TIME_SLICE = 0.005
 PIECE_TIME = 0.002
 PIECE_MIN, PIECE_MAX = 2 * 1024, 32 * 1024
 UI_TURNS = 4
+SCREEN_FIRST = 0.15
+"""When a screen is pushed or popped, parsing waits this long: the screen is composed and drawn
+with the event loop to itself."""
 
 
 class Slices:
@@ -31,14 +37,28 @@ class Slices:
     def __init__(self) -> None:
         self.started = time.perf_counter()
         self._number = 0  # of the slice: the first feeder back from giving way starts the next
+        self._held_until = 0.0
+
+    def hold(self, seconds: float = SCREEN_FIRST) -> None:
+        """Parse nothing for ``seconds`` (a screen is being composed)."""
+        self._held_until = max(self._held_until, time.perf_counter() + seconds)
+
+    @property
+    def held(self) -> bool:
+        """Whether parsing waits for a screen's composition (:meth:`hold`)."""
+        return time.perf_counter() < self._held_until
 
     def spent(self) -> bool:
-        """Whether the slice is used up."""
-        return time.perf_counter() - self.started >= TIME_SLICE
+        """Whether the slice is used up (or parsing is held)."""
+        return self.held or time.perf_counter() - self.started >= TIME_SLICE
 
     async def give_way(self) -> None:
-        """Give the event loop :data:`UI_TURNS` turns; the first feeder back starts a new slice
-        (the others, back in the same turn, find it in use and give way again)."""
+        """Give the event loop :data:`UI_TURNS` turns, or wait out a hold; the first feeder back
+        starts a new slice (the others, back in the same turn, find it in use and give way
+        again)."""
+        held = self._held_until - time.perf_counter()
+        if held > 0:
+            await asyncio.sleep(held)
         number = self._number
         for _ in range(UI_TURNS):
             await asyncio.sleep(0)

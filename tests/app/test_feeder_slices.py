@@ -55,3 +55,51 @@ async def test_forty_sessions_with_output_waiting_give_the_loop_its_turns_every_
     assert sum(counted) > 100  # they parsed
     # A slice is 5 ms: two pieces of 3 ms, then everyone gives way.
     assert max(counted) <= 2
+
+
+async def test_a_hold_keeps_every_feeder_from_parsing_until_it_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    link = scripted([], identifier="a")
+    fed: list[float] = []
+    original = link.session.feed
+
+    def timed(budget: int, clock: float) -> int:
+        fed.append(asyncio.get_running_loop().time())
+        return original(budget, clock)
+
+    link.session.feed = timed  # type: ignore[method-assign]
+    slices = Slices()
+    slices.hold(0.2)  # a key was pressed
+    assert slices.held and slices.spent()
+    ended = asyncio.Event()
+    began = asyncio.get_running_loop().time()
+    task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended, slices=slices))
+    link.push(OutputReceived(b"hello\r\n", 0))
+    while not fed:
+        await asyncio.sleep(0.01)
+    assert fed[0] - began >= 0.19  # the key's work had the loop first
+    ended.set()
+    link.received.set()
+    await asyncio.wait_for(task, 5)
+
+
+async def test_a_screen_pushed_or_popped_holds_parsing_and_typing_to_an_agent_does_not() -> None:
+    from observer.app.app import ObserverApp
+    from observer.app.screens.watch import WatchScreen
+
+    app = ObserverApp([scripted([b"$ "], identifier="a"), scripted([b"$ "], identifier="b")])
+    holds: list[str] = []
+    async with app.run_test(size=(100, 30)) as pilot:
+        hold = app.slices.hold
+        app.slices.hold = lambda seconds=0.15: (holds.append(type(app.screen).__name__), hold())  # type: ignore[method-assign,func-returns-value]
+        await pilot.press("right")  # focus the next tile: no screen changes
+        assert holds == []
+        await pilot.press("enter")  # open it
+        assert isinstance(app.screen, WatchScreen) and holds == ["DashboardScreen"]
+        await pilot.press("ctrl+t", "y")  # asked to confirm (a dialog), confirmed
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, WatchScreen) and app.screen.control
+        assert holds == ["DashboardScreen", "WatchScreen", "ConfirmScreen"]
+        await pilot.press("l", "s")
+        assert len(holds) == 3  # typed to the agent: its echo is not held back

@@ -33,8 +33,11 @@ NUMBERED = (
     "    sys.stdout.flush(); time.sleep(pause)"
 )
 LINE = re.compile(r"(\d{9}) x")
-REPAINT_CONTROLS = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|[\x0e\x0f]")
-"""Cursor moves, SGR, charset selection and shifts: a repaint may split a line with them."""
+REPAINT_CONTROLS = re.compile(
+    r"\x1b\[1D[0-9x ]|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|[\x0e\x0f]"
+)
+"""A character printed again in its own cell (a repaint ends so when a REP could come next),
+cursor moves, SGR, charset selection and shifts: a repaint may split a line with them."""
 
 
 def numbers_hold(output: str) -> tuple[int, int, int, int]:

@@ -30,7 +30,13 @@ async def test_an_interrupted_recording_is_closed_and_summed_up(
             stderr=asyncio.subprocess.PIPE,
             env=clean_env(tmp_path),
         )
-        await asyncio.sleep(2.0)  # the program has printed both its lines by now
+        # Recording from its first event (a loaded machine may take a second to start Python),
+        # then long enough for the program's two lines and the time the summary must show.
+        for _ in range(300):
+            if cast.exists() and len(cast.read_text().splitlines()) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.6)
         process.send_signal(number)
         _, err = await asyncio.wait_for(process.communicate(), 20)
     text = err.decode()

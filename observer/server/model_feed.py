@@ -8,11 +8,14 @@ never skips a byte, so snapshots and query answers are always those of the true 
 model's :attr:`~ModelFeed.offset` is the stream offset its screen stands at: a snapshot is taken
 there and followed by the ring's bytes after it.
 
-Plain output (:data:`~observer.terminal.scrolled.PLAIN`: text, line ends and colours, which
-asks nothing, notifies nothing and changes no mode) waits up to :data:`HOLD` to be parsed, or
-until a frame or a snapshot needs the screen: a log's lines mostly scroll off before anyone
-looks, and the model parses a backlog of them in one feed, drawing only its last screenful
-(:mod:`observer.terminal.scrolled`). Anything else is parsed at once.
+Quiet output (:data:`~observer.terminal.erased.QUIET`: text, line ends and colours, and the
+erases of a redrawn region, which ask nothing, notify nothing and change no mode) waits up to
+:data:`HOLD` to be parsed, or until a frame or a snapshot needs the screen. Most of it is never
+seen: a log's lines mostly scroll off before anyone looks, and a UI that redraws ten times a
+second erases each frame before the next round of screen frames. The model parses a backlog
+of it in one feed, drawing only the last screenful of a log
+(:mod:`observer.terminal.scrolled`) and the last of a UI's redraws
+(:mod:`observer.terminal.erased`). Anything else is parsed at once.
 """
 
 from __future__ import annotations
@@ -27,13 +30,15 @@ from observer.protocol import frames
 from observer.protocol.screen_frames import Notified
 from observer.server.notification_log import NotificationLog
 from observer.server.screen_sync import RowVersions, ScreenRows
-from observer.terminal.scrolled import PLAIN
+from observer.terminal.erased import QUIET
 
 FEED_PIECE = 4 * 1024
 FEED_SLICE = 0.0005
 FLOOD_PAUSE = 0.02
-HOLD = 0.1
-"""Longest plain output waits to be parsed when nothing needs the screen sooner."""
+HOLD = 0.25
+"""Longest quiet output waits to be parsed when nothing needs the screen sooner: longer than a
+tile's frame interval, so that a round of frames finds a redrawing UI's frames held together
+(each erased by the next) rather than one at a time."""
 
 
 class ScreenModel(ScreenRows, Protocol):
@@ -42,7 +47,7 @@ class ScreenModel(ScreenRows, Protocol):
     @property
     def synchronized(self) -> bool: ...
     def feed(self, data: bytes) -> Iterable[int]: ...
-    def feed_scrolled(self, data: bytes) -> Iterable[int] | None: ...
+    def feed_unseen(self, data: bytes) -> Iterable[int] | None: ...
     def resize(self, cols: int, rows: int) -> None: ...
     def to_ansi(self, *, unfinished: bool = False) -> str: ...
     def take_replies(self) -> bytes: ...
@@ -87,8 +92,8 @@ class ModelFeed:
         self._version = 0
         self._snapshot_cache: tuple[int, str] | None = None
         self._fed = asyncio.Event()
-        self._plain = False
-        """Whether every byte of the backlog is plain (:data:`PLAIN`): it may wait."""
+        self._quiet = False
+        """Whether every byte of the backlog is quiet (:data:`QUIET`): it may wait."""
         self._held_since = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self.rows = RowVersions(model.rows)
@@ -100,9 +105,9 @@ class ModelFeed:
         """Queue output for the model; pause the reader if the backlog is over the limit."""
         if not self._pending:
             self._held_since = time.monotonic()
-            self._plain = True
-        if self._plain:
-            self._plain = PLAIN.fullmatch(data) is not None
+            self._quiet = True
+        if self._quiet:
+            self._quiet = QUIET.fullmatch(data) is not None
         for start in range(0, len(data), FEED_PIECE):
             piece = data[start : start + FEED_PIECE]
             self._pending.append(piece)
@@ -143,9 +148,9 @@ class ModelFeed:
                 self._fed.clear()
 
     def _hold(self) -> float:
-        """Seconds the backlog may still wait: plain output, under half the limit, for at most
+        """Seconds the backlog may still wait: quiet output, under half the limit, for at most
         :data:`HOLD`; 0 to parse it now."""
-        if not (self._pending and self._plain) or self._pending_bytes > self.limit // 2:
+        if not (self._pending and self._quiet) or self._pending_bytes > self.limit // 2:
             return 0.0
         return self._held_since + HOLD - time.monotonic()
 
@@ -154,16 +159,16 @@ class ModelFeed:
         self._fed.set()
 
     def _feed_next(self) -> None:
-        """Parse the next piece of the backlog; a plain backlog whole, where its lines scroll
-        off (a screenful's parse), else piece by piece."""
-        if self._plain and len(self._pending) > 1:
+        """Parse the next piece of the backlog; a quiet backlog whole, where its start cannot
+        be seen (lines that scroll off, draws erased), else piece by piece."""
+        if self._quiet and len(self._pending) > 1:
             data = b"".join(self._pending)
-            dirty = self.model.feed_scrolled(data)
+            dirty = self.model.feed_unseen(data)
             if dirty is not None:
                 self._pending.clear()
                 self._fed_bytes(len(data), dirty)
                 return
-            self._plain = False  # not lines that scroll off after all: parsed as it comes
+            self._quiet = False  # nothing unseen after all: parsed as it comes
         piece = self._pending.popleft()
         self._fed_bytes(len(piece), self.model.feed(piece))
 
@@ -187,9 +192,9 @@ class ModelFeed:
         self._reader.resume()
 
     def current(self) -> None:
-        """Parse output held back (plain, so cheap: most of it scrolls off) before the screen
-        is looked at; output that is not plain is being parsed already."""
-        if self._plain and self._pending:
+        """Parse output held back (quiet, so cheap: most of it is never seen) before the
+        screen is looked at; output that is not quiet is being parsed already."""
+        if self._quiet and self._pending:
             self.catch_up()
 
     def resize(self, cols: int, rows: int) -> None:

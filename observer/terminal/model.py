@@ -92,12 +92,15 @@ class TerminalModel:
             return set(range(screen.lines))
         return {y for y in dirty if 0 <= y < screen.lines}
 
-    def feed_scrolled(self, data: bytes) -> set[int] | None:
-        """:meth:`feed` ``data`` if most of it is lines that the rest scrolls off, unseen (a
-        log, with no scrollback kept: :mod:`observer.terminal.scrolled`), which costs a scan and
-        about a screenful's parse whatever its length; ``None``, and nothing fed, otherwise."""
+    def feed_unseen(self, data: bytes) -> set[int] | None:
+        """:meth:`feed` ``data`` if its start cannot be seen: draws that erases after them
+        empty (a UI redrawn several times: :mod:`observer.terminal.erased`), or lines that the
+        rest scrolls off (a log, with no scrollback kept: :mod:`observer.terminal.scrolled`).
+        That costs a scan and about the last draw's or a screenful's parse, whatever the
+        length; ``None``, and nothing fed, where neither applies."""
+        data = bytes(data)
         try:
-            skipped = self._stream.skip_scrolled(bytes(data))
+            skipped = self._stream.skip_erased(data) or self._stream.skip_scrolled(data)
         except Exception:  # defence in depth, as in feed
             self._screen.recover()
             skipped = 0

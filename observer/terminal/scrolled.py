@@ -21,7 +21,8 @@ import re
 #: Plain bytes (any byte from space up, UTF-8 included: a character drawn, or a C1 control,
 #: which is ignored), tab, line feed and carriage return, and SGRs. Not backspace: from a
 #: row's first column it goes up to the row that wrapped onto it.
-PLAIN = re.compile(rb"(?:[\t\n\r -\xff]++|\x1b\[[0-9;]{0,32}+m)*+")
+PLAIN_PART = rb"[\t\n\r -\xff]++|\x1b\[[0-9;]{0,32}+m"
+PLAIN = re.compile(rb"(?:%s)*+" % PLAIN_PART)
 _SGR = re.compile(rb"\x1b\[[0-9;]{0,32}+m")
 _RESETS = (b"\x1b[0m", b"\x1b[m")
 #: A feed shorter than this is parsed whole (the scan would cost more than it saves).

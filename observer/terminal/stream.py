@@ -20,10 +20,11 @@ from functools import partial
 from itertools import accumulate, islice
 
 import pyte
+from pyte import charsets as cs
 
-from observer.terminal import scrolled
+from observer.terminal import erased, scrolled
 from observer.terminal.actions import MAX_CACHED, Prefix, noop
-from observer.terminal.cells import Cell
+from observer.terminal.cells import Cell, char_width
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
 from observer.terminal.texts import WORD_HEAD, WORD_MAX, Known, TextDrawer
@@ -106,24 +107,49 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
 
     def feed(self, data: bytes) -> None:  # type: ignore[override]
         """Consume bytes. Never raises for any input."""
+        if len(data) >= erased.MIN_SKIPPED:
+            skipped = self.skip_erased(data)
+            if skipped:
+                data = data[skipped:]
         if len(data) >= scrolled.MIN_SKIPPED:
             skipped = self.skip_scrolled(data)
             if skipped:
                 data = data[skipped:]
         self.feed_text(self.decoder.decode(data))
 
+    def _at_rest(self) -> bool:
+        """Whether no sequence, string or character is unfinished."""
+        return not (
+            self.pending
+            or self.string is not None
+            or self.ignoring_csi
+            or self.decoder.getstate()[0]
+        )
+
+    def skip_erased(self, data: bytes) -> int:
+        """Take the draws at the start of ``data`` that the erases after them empty, without
+        drawing them (:mod:`observer.terminal.erased`); returns how many bytes were taken (0:
+        none). The rest must be fed next."""
+        screen = self.screen
+        graphics = screen.g1_charset if screen.charset else screen.g0_charset
+        if not self._at_rest() or graphics is cs.VT100_MAP:
+            return 0
+        top, bottom = screen.margins or (0, screen.lines - 1)
+        cursor = screen.cursor
+        at = erased.Region(screen.columns, screen.lines, top, bottom, cursor.x, cursor.y)
+        taken, draws = erased.erased_draws(data, at, char_width)
+        for draw in draws:
+            self.feed_text(draw.pen)
+            screen.cursor.x, screen.cursor.y = 0, draw.row
+            self.feed_text(draw.erase)
+        return taken
+
     def skip_scrolled(self, data: bytes) -> int:
         """Where no scrollback keeps them, take the lines at the start of ``data`` that its
         lines after them scroll off without drawing them (:mod:`observer.terminal.scrolled`);
         returns how many bytes were taken (0: none). The rest must be fed next."""
         screen = self.screen
-        if (
-            self.pending
-            or self.string is not None
-            or self.ignoring_csi
-            or self.decoder.getstate()[0]
-            or (screen.history.maxlen and not screen.alternate)
-        ):
+        if not self._at_rest() or (screen.history.maxlen and not screen.alternate):
             return 0
         top, bottom = screen.margins or (0, screen.lines - 1)
         y = screen.cursor.y

@@ -1,6 +1,6 @@
-"""The server's model: plain output waits to be parsed a backlog at a time (most of a log's
-lines scroll off unseen); anything else, and anything a frame or a snapshot looks at, is parsed
-at once."""
+"""The server's model: quiet output waits to be parsed a backlog at a time (most of a log's
+lines scroll off unseen, most of a redrawn UI's frames are erased unseen); anything else, and
+anything a frame or a snapshot looks at, is parsed at once."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from observer.server.screen_sync import ScreenViews
 from observer.terminal import TerminalModel
 from tests.unit.server.test_screen_notices import Viewer
 from tests.unit.server.test_snapshot_continuation import Reader
+from tests.unit.terminal.test_erased import _frame
 
 LINE = b"\x1b[32m[%6d]\x1b[0m CC src/module_%04d/file.o -O2 \x1b[33mok\x1b[0m\r\n"
 
@@ -64,6 +65,25 @@ async def test_a_log_waits_and_is_parsed_a_backlog_at_a_time() -> None:
         task.cancel()
 
 
+async def test_a_redrawn_ui_waits_and_only_its_last_frames_are_drawn() -> None:
+    model = CountingModel()
+    feed = _feed(model)
+    task = asyncio.get_running_loop().create_task(feed.run())
+    try:
+        sent = 0
+        for n in range(20):  # an Ink-like UI: a 10-row frame, erasing the last, every 10 ms
+            data = _frame(n, first=n == 0)
+            feed.add(data)
+            sent += len(data)
+            await asyncio.sleep(0.01)
+        feed.current()  # a round of frames looks at the screen
+        assert feed.offset == sent
+        assert model.text()[0].startswith("word7 word8")  # frame 19: word (19 + row) % 12
+        assert model.parsed < sent / 4  # a frame now and then, not 20 of them
+    finally:
+        task.cancel()
+
+
 async def test_a_frame_shows_the_log_s_last_line_not_the_one_a_hold_ago() -> None:
     model = TerminalModel(100, 30, scrollback=0)
     feed = _feed(model)
@@ -107,10 +127,10 @@ async def test_a_query_after_log_lines_is_answered_at_once() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [b"\x1b[2K\x1b[1Aspinner", _lines(0, 600)],
-    ids=["an agent's UI redrawn in place", "over half the backlog's bound"],
+    [b"\x1b[5;1Hspinner", b"\x1b]0;title\x07", _lines(0, 600)],
+    ids=["a cursor placed", "a title", "over half the backlog's bound"],
 )
-async def test_output_is_parsed_at_once_unless_plain_and_little(data: bytes) -> None:
+async def test_output_is_parsed_at_once_unless_quiet_and_little(data: bytes) -> None:
     feed = _feed(TerminalModel(100, 30, scrollback=0))
     task = asyncio.get_running_loop().create_task(feed.run())
     try:
@@ -134,9 +154,9 @@ def test_plain_output_that_does_not_scroll_off_is_looked_at_whole_once() -> None
     class Model(TerminalModel):
         tries = 0
 
-        def feed_scrolled(self, data: bytes) -> set[int] | None:
+        def feed_unseen(self, data: bytes) -> set[int] | None:
             self.tries += 1
-            return super().feed_scrolled(data)
+            return super().feed_unseen(data)
 
     model = Model(100, 30, scrollback=0)
     feed = _feed(model)

@@ -169,11 +169,11 @@ def test_a_bell_in_the_lines_is_still_heard() -> None:
     assert m.bells == 1
 
 
-def test_feed_scrolled_feeds_nothing_where_nothing_scrolls_off() -> None:
+def test_feed_unseen_feeds_nothing_where_nothing_scrolls_off() -> None:
     m = TerminalModel(100, 30, scrollback=0)
-    assert m.feed_scrolled(b"x" * 10_000) is None  # no line feed at all
+    assert m.feed_unseen(b"x" * 10_000) is None  # no line feed at all
     assert m.text()[0] == ""
-    dirty = m.feed_scrolled(_log(1000))
+    dirty = m.feed_unseen(_log(1000))
     assert dirty == set(range(30))
     assert m.text()[-2].startswith("[   999]")
 

@@ -1,0 +1,202 @@
+"""Frames that the next frame's erase empties are not drawn, and nobody can tell.
+
+A model fed several frames of a UI that redraws by erasing its last frame (as Ink does) skips
+the draws the erases after them empty (``observer.terminal.erased``). Every test compares it
+with the same bytes fed one at a time, where nothing can be skipped: screen, cursor, pen, the
+character a REP repeats, the rows' wrap flags, the scrollback and the repaint must all be the
+same, whatever state came before and whatever comes after.
+"""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from observer.terminal import TerminalModel
+from observer.terminal import erased as erased_module
+from tests.unit.terminal.test_properties import FAST, _continuation, _screen_ops
+from tests.unit.terminal.test_scrolled import (
+    _modes,
+    _one_at_a_time,
+    _parsed,
+    _same_as_every_byte,
+    _state,
+)
+
+WORDS = [b"\x1b[38;2;%d;90;200mword%d" % (n * 20, n) for n in range(12)]
+
+
+def _frame(n: int, rows: int = 10, first: bool = False) -> bytes:
+    """An Ink-like frame of ``rows`` rows (the last without a line end), erasing the last."""
+    erase = b"" if first else b"\x1b[2K\x1b[1A" * (rows - 1) + b"\x1b[2K\x1b[G"
+    lines = [b" ".join(WORDS[(n + r + k) % 12] for k in range(5)) + b"\x1b[0m" for r in range(rows)]
+    return erase + b"\r\n".join(lines)
+
+
+def _frames(count: int, rows: int = 10) -> bytes:
+    return b"".join(_frame(n, rows, first=n == 0) for n in range(count))
+
+
+def _skipping() -> mock._patch[int]:
+    """Any feed may skip, however little it draws (the default spares the scan on small ones)."""
+    return mock.patch.object(erased_module, "MIN_SKIPPED", 0)
+
+
+# -- random input: any state before, draws and erases, anything after --------------------------
+
+_text = st.text(
+    st.sampled_from([*"abc xyz|-_", "─", "\t", "一", "😀", "\u0301", "\ufe0f", "é", "\x85"]),
+    max_size=30,
+)
+_sgr = st.sampled_from(["\x1b[0m", "\x1b[m", "\x1b[1m", "\x1b[31m", "\x1b[44m", "\x1b[0;7m",
+                        "\x1b[48;2;1;2;3m", "\x1b[22;39m"])  # fmt: skip
+_line = st.lists(st.one_of(_text, _sgr), max_size=5).map("".join)
+_draw = st.tuples(
+    st.lists(_line, max_size=8), st.lists(st.sampled_from(["\r\n", "\r\n", "\n", "\r"]), max_size=8)
+).map(lambda parts: "".join(a + b for a, b in zip(parts[0], [*parts[1], ""], strict=False)))
+_part = st.sampled_from(["\x1b[2K", "\x1b[1A", "\x1b[A", "\x1b[G", "\x1b[1G"])
+
+
+@st.composite
+def _erase(draw: st.DrawFn, text: str) -> str:
+    """Ink's erase of ``text``'s rows (one more or fewer at times), or any erase parts."""
+    if draw(st.booleans()):
+        return "".join(draw(st.lists(_part, max_size=12)))
+    rows = text.count("\n") + 1 + draw(st.sampled_from([0, 0, 0, 1, -1]))
+    return (
+        "\x1b[2K\x1b[1A" * max(rows - 1, 0)
+        + "\x1b[2K"
+        + draw(st.sampled_from(["\x1b[G", "\x1b[1G", ""]))
+    )
+
+
+@st.composite
+def _redraws(draw: st.DrawFn) -> bytes:
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        text = draw(_draw)
+        out.append(text + draw(_erase(text)))
+    out.append(draw(_draw))
+    return "".join(out).encode()
+
+
+_sizes = (st.integers(2, 30), st.integers(1, 12), st.sampled_from([0, 0, 20]))
+
+
+@settings(FAST, max_examples=300)
+@given(_screen_ops, _modes, _redraws(), _continuation, *_sizes)
+def test_skipping_the_draws_that_erases_empty_changes_nothing(
+    before: bytes, mode: bytes, redraws: bytes, after: bytes, cols: int, rows: int, scrollback: int
+) -> None:
+    with _skipping():
+        _same_as_every_byte(before + mode, redraws, after, cols, rows, scrollback)
+
+
+@pytest.mark.slow
+@settings(deadline=None, max_examples=5000, suppress_health_check=list(HealthCheck))
+@given(_screen_ops, _modes, _redraws(), _continuation, *_sizes)
+def test_skipping_the_draws_that_erases_empty_changes_nothing_thorough(
+    before: bytes, mode: bytes, redraws: bytes, after: bytes, cols: int, rows: int, scrollback: int
+) -> None:
+    with _skipping():
+        _same_as_every_byte(before + mode, redraws, after, cols, rows, scrollback)
+
+
+@settings(deadline=None, max_examples=30, suppress_health_check=list(HealthCheck))
+@given(_screen_ops, _modes, _continuation, st.integers(40, 120), st.integers(12, 40))
+def test_ink_like_frames_fed_together_are_the_screen_every_byte_gives(
+    before: bytes, mode: bytes, after: bytes, cols: int, rows: int
+) -> None:
+    _same_as_every_byte(before + mode, _frames(6), after, cols, rows, 100)
+
+
+# -- what is skipped, and what is not -------------------------------------------------------
+
+
+def test_frames_fed_together_cost_about_the_last_frame_s_parse() -> None:
+    m = TerminalModel(120, 40)
+    m.feed(b"$ agent\r\n")
+    parsed = _parsed(m)
+    frames = _frames(8)
+    m.feed(frames)
+    last = _frame(7)
+    assert parsed[0] < 2 * len(last)
+    reference = TerminalModel(120, 40)
+    reference.feed(b"$ agent\r\n")
+    _one_at_a_time(frames, reference)
+    assert m.text() == reference.text()
+    assert m.text()[1].startswith("word7 word8")
+
+
+def test_a_row_drawn_to_the_last_column_is_skipped_too_its_wrap_only_pending() -> None:
+    frames = _frames(8).replace(b"\x1b[0m\r\n", b"-" * 91 + b"\x1b[0m\r\n", 1)  # 120 columns
+    m = TerminalModel(120, 40)
+    parsed = _parsed(m)
+    m.feed(frames)
+    assert parsed[0] < 2 * len(_frame(7))
+    reference = TerminalModel(120, 40)
+    _one_at_a_time(frames, reference)
+    assert _state(m) == _state(reference)
+
+
+@pytest.mark.parametrize(
+    ("first", "frames"),
+    [
+        (b"", _frames(8).replace(b"\x1b[0m\r\n", b"-" * 92 + b"\x1b[0m\r\n", 1)),  # a row wraps
+        (b"\x1b[35H", _frames(8)),  # its line feeds scroll
+        (b"", _frames(8).replace(b"\x1b[2K\x1b[1A", b"\x1b[1A", 1)),  # a row is left drawn
+        (b"", _frames(8).replace(b"\x1b[G", b"")),  # the erase leaves the column
+        (b"", _frames(8).replace(b" \x1b[", b"\t\x1b[")),  # a tab
+        (b"", _frames(8).replace(b"word3", b"word3\x07")),  # a bell
+        (b"\x1b(0", _frames(8)),  # the line-drawing character set
+        (b"\x1b[", _frames(8)),  # a sequence unfinished
+    ],
+    ids=["wraps", "scrolls", "row left", "column left", "tab", "bell", "graphics", "unfinished"],
+)
+def test_draws_are_all_drawn_where_their_cells_may_be_seen_or_they_do_more_than_draw(
+    first: bytes, frames: bytes
+) -> None:
+    m = TerminalModel(120, 40)
+    m.feed(first)
+    parsed = _parsed(m)
+    m.feed(frames)
+    assert parsed[0] >= len(frames) - 200
+
+
+def test_a_bell_in_a_frame_is_still_heard() -> None:
+    m = TerminalModel(120, 40)
+    m.feed(_frames(8).replace(b"word3", b"word3\x07", 1))
+    assert m.bells == 1
+
+
+def test_the_erase_empties_rows_in_the_background_the_draw_left() -> None:
+    m = TerminalModel(20, 6)
+    with _skipping():
+        m.feed(b"a\r\nb\x1b[44m" + b"\x1b[2K\x1b[1A\x1b[2K\x1b[G" + b"c")
+    assert [m.line(y)[5].bg for y in range(3)] == ["blue", "blue", "default"]
+    assert m.text()[:2] == ["c", ""]
+
+
+def test_an_erase_stops_at_the_top_margin_as_the_cursor_does() -> None:
+    # The region starts below a title: the erase climbs to its top margin and empties that
+    # row again rather than the title.
+    m = TerminalModel(20, 6)
+    m.feed(b"title\x1b[2;6r\x1b[2H")
+    with _skipping():
+        m.feed(b"x\r\ny\r\nz" + b"\x1b[2K\x1b[1A" * 3 + b"\x1b[2K\x1b[G" + b"new")
+    assert m.text() == ["title", "new", "", "", "", ""]
+    m = TerminalModel(20, 6)
+    m.feed(b"\x1b[4;6r\x1b[H")  # above the region the cursor climbs to the top row
+    parsed = _parsed(m)
+    with _skipping():
+        m.feed(b"x\r\ny" + b"\x1b[2K\x1b[1A" * 2 + b"\x1b[2K\x1b[G" + b"new")
+    assert m.text() == ["new", "", "", "", "", ""]
+    assert parsed[0] < len(b"x\r\ny") + 3 * 4 + 2 * 4 + 3 + 3  # the draw was not parsed
+    m = TerminalModel(20, 6)
+    m.feed(b"\x1b[3;6r\x1b[2H")  # but once in the region, it stops at its top margin
+    with _skipping():
+        m.feed(b"x\r\ny" + b"\x1b[2K\x1b[1A" * 2 + b"\x1b[2K\x1b[G" + b"new")
+    assert m.text() == ["", "x", "new", "", "", ""]

@@ -25,7 +25,9 @@ from tests.app.conftest import scripted
 from tests.hostile import payloads
 from tests.hostile.live import CapturingDriver, host_output, screen_text, until
 
-pytestmark = pytest.mark.timeout(120)
+# A guard against a hang, not a speed check: replaying 10,000 resizes (each re-wrapping the
+# scrollback) took 72-84 s on a busy machine.
+pytestmark = pytest.mark.timeout(300)
 RESIZES = 10_000
 CHUNK = 4096
 

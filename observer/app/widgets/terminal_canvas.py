@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from rich.style import Style
 from textual.cache import LRUCache
 from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.timer import Timer
@@ -304,45 +305,51 @@ class TerminalCanvas(Widget):
             or self.opacity != 1.0
         ):
             return super().render_lines(crop)
-        render_line = self.render_line
-        lines = [render_line(y) for y in crop.line_range]
-        filters = self.get_line_filters()
-        if filters:
-            if self._background is None:  # background_colors walks every ancestor: once
-                self._background = self.background_colors[1]
-            background = self._background
-            for line_filter in filters:  # as Strip.apply_filter, without keeping the result
-                lines = [  # on the kept line: drawn once, it is garbage (see _placed)
-                    Strip(line_filter.apply(list(line), background), line.cell_length)
-                    for line in lines
-                ]
+        width = self.size.width  # a walk up the DOM: once, not per row
+        filters = tuple(self.get_line_filters())
+        if filters and self._background is None:  # background_colors walks every ancestor
+            self._background = self.background_colors[1]
+        background = self._background
+        lines = [self._line(y, width, filters, background) for y in crop.line_range]
         left, right = crop.column_span
-        if (left, right) != (0, self.size.width):
+        if (left, right) != (0, width):
             lines = [line.crop(left, right) for line in lines]
         return lines
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        return self._line(y, self.size.width, (), None)
+
+    def _line(
+        self, y: int, width: int, filters: tuple[LineFilter, ...], background: Color | None
+    ) -> Strip:
+        """Row ``y`` of the view through ``filters`` (the app's line filters, on the
+        ``background``). A screen row is filtered once per version, where it is kept: the
+        truecolour filter went through every segment of every row drawn, each frame."""
         # The window of the last frame: rows are drawn where that frame's refresh expects them
         # (and working it out again for each of 40 rows is a measurable part of a frame).
         window = self._window if self._window is not None else self._layout()
         if self.scroll.scrolled and y == self.size.height - 1:
-            return self._bar(width)
+            return _filtered(self._bar(width), filters, background)
         index = y - window.pad_top
         if index < 0 or index >= window.count:
-            return Strip.blank(width, self._blank())
+            return _filtered(Strip.blank(width, self._blank()), filters, background)
         line = window.first + index
-        strip = self._placed(line, window.left, width)
+        strip = self._placed(line, window.left, width, filters, background)
         span = self.selection.span(line) if self.selection is not None else None
+        changed = False
         if span is not None:
             strip = strips.overlaid(
                 strip, span[0] - window.left, span[1] - window.left, self._selected()
             )
+            changed = True
         if self.mark_edges and window.left >= 0 and self.session.model.cols > width:
             sides = strips.hidden_sides(self.cells(line), window.left, width)
             if any(sides):
                 strip = strips.marked(strip, sides, self._edge(), self._cursor_column(line, window))
-        return strip
+                changed = True
+        # What was laid over the filtered row is filtered too (filters change a filtered
+        # strip no further: its colours are truecolour already).
+        return _filtered(strip, filters, background) if changed else strip
 
     def _cursor_column(self, line: int, window: Window) -> int | None:
         model = self.session.model
@@ -363,7 +370,14 @@ class TerminalCanvas(Widget):
         """Edge marks and the bar: the theme's bright yellow, as a warning."""
         return Style(color=self.palette.background, bgcolor=self.palette.ansi[11], bold=True)
 
-    def _placed(self, virtual: int, left: int, width: int) -> Strip:
+    def _placed(
+        self,
+        virtual: int,
+        left: int,
+        width: int,
+        filters: tuple[LineFilter, ...] = (),
+        background: Color | None = None,
+    ) -> Strip:
         """Virtual line ``virtual`` as the view shows it from column ``left`` (``width`` wide).
 
         A screen row is kept per version (and place): the kept strip is all that outlives the
@@ -379,24 +393,27 @@ class TerminalCanvas(Widget):
         if virtual < history:
             cells = model.history[virtual]
             row_strip = Strip(cells_to_segments(cells, self.palette), len(cells))
-            return strips.placed(row_strip, left, width, blank)
+            return _filtered(strips.placed(row_strip, left, width, blank), filters, background)
         row = virtual - history
         if not 0 <= row < model.rows:
-            return strips.placed(Strip.blank(model.cols), left, width, blank)
+            return _filtered(
+                strips.placed(Strip.blank(model.cols), left, width, blank), filters, background
+            )
         cursor = (
             model.cursor_x
             if (model.cursor_visible and row == model.cursor_y and not self.scroll.scrolled)
             else None
         )
         version = self._versions.get(row, 0)
-        key = (self._epoch, row, version, cursor, self.palette, model.cols, left, width, blank)
+        key = (self._epoch, row, version, cursor, self.palette, model.cols, left, width, blank,
+               filters, background)  # fmt: skip
         strip = self._cache.get(key)
         if strip is None:
             glyphs = model.glyphs(row)
             matches = self.highlights.get(row, ())  # a change of them bumps the row's version
             segments = glyphs_to_segments(glyphs, self.palette, cursor, matches)
             strip = strips.placed(Strip(segments, model.cols), left, width, blank)
-            self._cache[key] = strip
+            strip = self._cache[key] = _filtered(strip, filters, background)
         return strip
 
     def _bar(self, width: int) -> Strip:
@@ -407,3 +424,12 @@ class TerminalCanvas(Widget):
             else " ↓ scrolled back — jump to live (end) "
         )
         return strips.bar(text, width, self._edge())
+
+
+def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color | None) -> Strip:
+    """``strip`` through ``filters``, as ``Strip.apply_filter`` without keeping the result in
+    ``strip``'s caches (the one kept is the filtered strip: see ``TerminalCanvas._placed``)."""
+    for line_filter in filters:
+        assert background is not None
+        strip = Strip(line_filter.apply(list(strip), background), strip.cell_length)
+    return strip

@@ -74,3 +74,37 @@ async def test_a_dashboard_painting_output_leaves_no_lines_for_the_cyclic_collec
         finally:
             gc.set_debug(0)
             gc.garbage.clear()
+
+
+def test_a_line_makes_its_caches_when_first_used_and_uses_them_as_textual_does() -> None:
+    acyclic_strips.install()
+    line = Strip([Segment("hello world", Style(bold=True))], 11)
+    assert not [n for n in acyclic_strips.CACHES if n in dir(line) and _made(line, n)]
+    cropped = line.crop(2, 7)
+    assert cropped.text == "llo w"
+    assert line.crop(2, 7) is cropped  # cached, as Textual caches it
+    assert _made(line, "_crop_cache") and not _made(line, "_divide_cache")
+    assert line.apply_style(Style(italic=True)).text == "hello world"
+    with pytest.raises(AttributeError):
+        line.no_such_attribute  # noqa: B018
+
+
+def test_a_line_costs_no_cache_object_until_one_is_used(collector_off: None) -> None:
+    acyclic_strips.install()
+    before = len(gc.get_objects())
+    lines = [Strip([Segment(f"line {n}")], 6 + len(str(n))) for n in range(1000)]
+    # The strip, its list and its segment (Textual made 14 more: seven caches and their dicts).
+    assert len(gc.get_objects()) - before < 4 * len(lines)
+    del lines
+
+
+def _made(line: Strip, name: str) -> bool:
+    return name in {n for n in type(line).__slots__ if _slot_set(line, n)}
+
+
+def _slot_set(line: Strip, name: str) -> bool:
+    try:
+        object.__getattribute__(line, name)
+    except AttributeError:
+        return False
+    return True

@@ -36,12 +36,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from observer.terminal.scrolled import PLAIN, PLAIN_PART, pen_sequences
+from observer.terminal.scrolled import PLAIN, PLAIN_PART, SGR, pen_sequences
 
 #: Output that may wait to be parsed: plain, or a redraw's erases (none asks, notifies or sets a
 #: mode, so nothing but the screen depends on when it is parsed).
 QUIET = re.compile(rb"(?:%s|\x1b\[(?:2K|1?A|1?G))*+" % PLAIN_PART)
-_SGR_STRIP = re.compile(rb"\x1b\[[0-9;]{0,32}+m")
 #: An erase: the controls Ink's ``eraseLines`` writes, and their other usual spellings.
 _ERASE = re.compile(rb"(?:\x1b\[(?:2K|1?A|1?G))++")
 _ERASE_PART = re.compile(rb"\x1b\[(2K|1?A|1?G)")
@@ -116,7 +115,7 @@ def _last_row(draw: bytes, y: int, x: int, at: Region, width: Callable[[str], in
     if y + feeds > limit:
         return None
     column = x
-    for line in _SGR_STRIP.sub(b"", draw).split(b"\n"):
+    for line in SGR.sub(b"", draw).split(b"\n"):
         for i, run in enumerate(line.split(b"\r")):
             if i:
                 column = 0

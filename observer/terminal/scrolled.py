@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 
+_SGR_BYTES = rb"\x1b\[[0-9;]{0,32}+m"
 #: Plain bytes (any byte from space up, UTF-8 included: a character drawn, or a C1 control,
 #: which is ignored), tab, line feed and carriage return, and SGRs. Not backspace: from a
 #: row's first column it goes up to the row that wrapped onto it.
-PLAIN_PART = rb"[\t\n\r -\xff]++|\x1b\[[0-9;]{0,32}+m"
+PLAIN_PART = rb"[\t\n\r -\xff]++|" + _SGR_BYTES
 PLAIN = re.compile(rb"(?:%s)*+" % PLAIN_PART)
-_SGR = re.compile(rb"\x1b\[[0-9;]{0,32}+m")
+#: An SGR as plain output may hold it.
+SGR = re.compile(_SGR_BYTES)
 _RESETS = (b"\x1b[0m", b"\x1b[m")
 #: A feed shorter than this is parsed whole (the scan would cost more than it saves).
 MIN_SKIPPED = 4096
@@ -59,4 +61,4 @@ def scrolled_off(data: bytes, height: int, below: int) -> int:
 def pen_sequences(skipped: bytes) -> str:
     """The SGRs of ``skipped`` that make the pen it leaves: those from its last reset on."""
     start = max(0, *(skipped.rfind(reset) for reset in _RESETS))
-    return b"".join(_SGR.findall(skipped, start)).decode("ascii")
+    return b"".join(SGR.findall(skipped, start)).decode("ascii")

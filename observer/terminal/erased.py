@@ -92,11 +92,11 @@ def erased_draws(data: bytes, at: Region, width: Callable[[str], int]) -> tuple[
             break
         draw = data[pos:end]
         last = _last_row(draw, y, x, at, width)
-        parts = _ERASE_PART.findall(erase.group())
-        after = None if last is None else _erase_ends(parts, y, last, at)
+        if last is None:
+            break
+        after = _erase_ends(_ERASE_PART.findall(erase.group()), y, last, at)
         if after is None:
             break
-        assert last is not None
         found.append(Erased(pen_sequences(draw), last, erase.group().decode("ascii")))
         drawn += len(draw)
         pos = taken = erase.end()

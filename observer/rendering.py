@@ -243,6 +243,22 @@ def glyphs_to_segments(
     return _segments(_parts(glyphs, cursor_x, matches), palette, _PEN, _TEXT, _pen_key)
 
 
+def glyph_span(glyphs: Sequence[tuple[str, Cell]], left: int, width: int) -> tuple[int, int, int]:
+    """The glyphs a view ``width`` columns wide from column ``left`` draws, as ``(start, end,
+    cells)``: ``glyphs[start:end]`` fill ``cells`` columns from column ``start``. It starts at a
+    whole character (a wide one whose second cell is column ``left`` is cut where the view
+    crops, as it is cut from the whole row). A view wider than the row (``left < 0``: the row
+    after ``-left`` blank columns) draws all of it."""
+    cols = len(glyphs)
+    if left < 0:
+        return 0, cols, cols
+    start = min(left, cols)
+    while 0 < start < cols and not glyphs[start][0]:  # the second cell of a wide character
+        start -= 1
+    end = min(cols, left + width)
+    return start, end, end - start + (1 if end < cols and not glyphs[end][0] else 0)
+
+
 def _pen_key(glyph: tuple[str, Cell], mark: Mark) -> StyleKey:
     pen = glyph[1]
     return (pen.fg, pen.bg, pen.bold, pen.dim, pen.italics, pen.underscore, pen.strikethrough,

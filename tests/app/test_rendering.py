@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pyte
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pyte.screens import Char
+from rich.cells import cell_len
 from rich.color import Color
 from rich.console import Console
+from rich.segment import Segment
 
 from observer.commands._screen_output import screen_to_text
 from observer.rendering import Mark, Palette, StyleCache, cells_to_segments, style_cache
@@ -129,3 +135,66 @@ def test_a_row_drawn_from_the_grid_looks_as_drawn_from_its_cells() -> None:
                     assert ours == theirs, (capture.name, y)
             rows += 1
     assert rows >= 40 * len(captures)
+
+
+def _columns(strip: Iterable[Segment]) -> list[tuple[str, object]]:
+    """A strip as its columns: each character with its style (a combining one joins the column
+    before; a wide one fills its second column with "")."""
+    columns: list[tuple[str, object]] = []
+    for text, style, _ in strip:
+        for char in text:
+            if cell_len(char) == 0 and columns:
+                columns[-1] = (columns[-1][0] + char, columns[-1][1])
+                continue
+            columns.append((char, style))
+            if cell_len(char) == 2:
+                columns.append(("", style))
+    return columns
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from(["a", "b", " ", "界", "🙂", "e\u0301", "\x1b[31m", "\x1b[44m", "\x1b[0m"]),
+        max_size=60,
+    ),
+    left=st.integers(-4, 29),
+    width=st.integers(1, 34),
+    cursor=st.one_of(st.none(), st.integers(0, 29)),
+    matches=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=2),
+)
+def test_a_view_draws_the_columns_it_shows_from_its_span(
+    text: list[str], left: int, width: int, cursor: int | None, matches: list[tuple[int, int]]
+) -> None:
+    """A view makes only the glyphs its columns show into segments (``glyph_span``), and draws
+    each column as the row holds it: a wide character cut by either edge becomes a blank in its
+    style, a combining mark stays on its character, and columns past the row are blank."""
+    from rich.style import Style
+    from textual.strip import Strip
+
+    from observer.app.widgets.strips import placed
+    from observer.rendering import glyph_span, glyphs_to_segments
+    from observer.terminal import TerminalModel
+
+    # A view narrower than the row shows a crop of it; a wider one, the row after -left blanks.
+    width = max(width, 30 - left) if left < 0 else min(width, 30 - left)
+    model = TerminalModel(30, 2, scrollback=0)
+    model.feed("".join(text).encode())
+    glyphs, blank = model.glyphs(0), Style(bgcolor="black")
+    marked = tuple((a, b) for a, b in matches if a < b)
+    row = _columns(glyphs_to_segments(glyphs, PALETTE, cursor, marked))
+    expected = []
+    for x in range(left, left + width):
+        if not 0 <= x < len(row):
+            expected.append((" ", blank))
+            continue
+        char, style = row[x]
+        cut = (char == "" and x == left) or (cell_len(char) == 2 and x == left + width - 1)
+        expected.append((" ", style) if cut else (char, style))
+    start, end, cells = glyph_span(glyphs, left, width)
+    shifted = tuple((a - start, b - start) for a, b in marked)
+    at = None if cursor is None else cursor - start
+    part = Strip(glyphs_to_segments(glyphs[start:end], PALETTE, at, shifted), cells)
+    shown = placed(part, left - start, width, blank)
+    assert shown.cell_length == width
+    assert _columns(shown) == expected

@@ -30,7 +30,7 @@ from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
 from observer.app.widgets.viewport import Crop, Geometry, Window, crop, window
-from observer.rendering import Palette, cells_to_segments, glyphs_to_segments
+from observer.rendering import Palette, cells_to_segments, glyph_span, glyphs_to_segments
 from observer.terminal import Cell
 
 FRAME = 1 / 60
@@ -409,10 +409,16 @@ class TerminalCanvas(Widget):
                filters, background)  # fmt: skip
         strip = self._cache.get(key)
         if strip is None:
+            # Only the columns shown are made into segments (a tile shows a corner of its
+            # agent's screen): the whole row's were made, cut and filtered at each version.
             glyphs = model.glyphs(row)
+            start, end, length = glyph_span(glyphs, left, width)
             matches = self.highlights.get(row, ())  # a change of them bumps the row's version
-            segments = glyphs_to_segments(glyphs, self.palette, cursor, matches)
-            strip = strips.placed(Strip(segments, model.cols), left, width, blank)
+            if start:
+                cursor = None if cursor is None else cursor - start
+                matches = tuple((first - start, last - start) for first, last in matches)
+            segments = glyphs_to_segments(glyphs[start:end], self.palette, cursor, matches)
+            strip = strips.placed(Strip(segments, length), left - start, width, blank)
             strip = self._cache[key] = _filtered(strip, filters, background)
         return strip
 

@@ -27,7 +27,7 @@ from observer.terminal.actions import MAX_CACHED, Prefix, noop
 from observer.terminal.cells import Cell, char_width
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
-from observer.terminal.texts import WORD_HEAD, WORD_MAX, Known, TextDrawer
+from observer.terminal.texts import TRAILING_SGRS, WORD_HEAD, WORD_MAX, Known, TextDrawer
 
 Action = Callable[[], object]
 # Printable text is matched with a plain range (a negated class is several times slower in
@@ -243,6 +243,22 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
                 screen.recover()
         return len(text)
 
+    def _split(self, before: str, data: str) -> bool:
+        """A text after new sequences that end in SGRs (a row painted at a new place in a
+        colour seen before: a cursor move, an erase, then the colour): the sequences before
+        the SGRs are run on their own and the SGRs and text go on as a token of their own,
+        which is often known (the same word in the same colour elsewhere on the screen).
+        Whether it was split (not when the sequences are all SGRs, or none)."""
+        tail = TRAILING_SGRS.search(before)
+        if tail is None or tail.start() == 0:
+            return False
+        head = before[: tail.start()]
+        if not self._run_known(head):
+            self._run_parts(head)
+        self.screen.last_char = ""
+        self._tokens(tail.group() + data, 0)
+        return True
+
     def _new(self, token: str) -> None:
         """A token not seen before (or forgotten): decode, run and remember it."""
         m = _TEXT_TOKEN.fullmatch(token)
@@ -255,6 +271,8 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
                 found = self._prefixes.get(before)
                 if found is None:
                     if not self._seen_before(before):
+                        if self._split(before, data):
+                            return
                         self._once_only(token, before, data)
                         return
                     found = self.prefix(before)

@@ -34,7 +34,7 @@ WORD_HEAD = "\x1b[38;2;"
 WORD_MAX = len(WORD_HEAD) + 12 + 4 + ONCE_TEXT
 _BOLD = "\x1b[1m"
 _new = tuple.__new__
-_TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
+TRAILING_SGRS = re.compile(r"(?:\x1b\[[0-9;]*+m)++\Z")
 
 
 class TextDrawer(ActionCompiler):
@@ -138,7 +138,7 @@ class TextDrawer(ActionCompiler):
         moves, a line end) is often the same every frame: it is compiled the second time it
         is seen, as a run of its own, and so are SGRs that come back (their pens are
         interned, which the caches of the text after them rely on)."""
-        tail = _TRAILING_SGRS.search(before)
+        tail = TRAILING_SGRS.search(before)
         if tail is None:
             self._run_parts(before)
             return None

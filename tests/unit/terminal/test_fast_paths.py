@@ -210,3 +210,25 @@ def test_inks_erase_of_its_last_frame_compiled_does_what_each_erase_and_move_doe
                     bytewise.cursor_x,
                     bytewise.cursor_y,
                 ), case
+
+
+def test_rows_painted_at_new_places_in_colours_met_before_draw_as_byte_by_byte() -> None:
+    """A row painted at a place not seen before, in a colour that is (a screen-sync repaint,
+    an Ink redraw): the moves and erases run on their own and the colour and text go on as
+    a token of their own, remembered from elsewhere; in any pen the moves leave (bold set
+    before the move, a reset after it), the cells are what the general path draws."""
+    colours = [f"\x1b[38;2;{n};90;200m" for n in range(4)]
+    words = ["build ", "test ", "cache "]
+    rows = []
+    for frame in range(12):
+        for y in range(frame % 5, 8, 2):
+            before = ("\x1b[1m", "", "\x1b[0m\x1b[7m")[(frame + y) % 3]
+            row = "".join(colours[(y + i) % 4] + words[(frame + i) % 3] for i in range(3))
+            rows.append(f"{before}\x1b[{y + 1};{frame % 3 + 1}H\x1b[0m\x1b[2K{row}\x1b[1m!")
+    data = "".join(rows).encode()
+    whole, bytewise = TerminalModel(40, 10), TerminalModel(40, 10)
+    whole.feed(data)
+    for i in range(len(data)):
+        bytewise.feed(data[i : i + 1])
+    assert _cells(whole) == _cells(bytewise)
+    assert whole.text()[:2] == [" test cache build !", "  cache build test !"]

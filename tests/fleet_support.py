@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from observer.terminal import TerminalModel
+from tests.app.tmux_driver import listening
 
 SIZE = (200, 60)
 AGENT_SIZE = "120x40"
@@ -181,13 +182,7 @@ def fleet_server(folder: Path, profile: str, count: int) -> Iterator[tuple[str, 
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port)):
-                break
-            if time.monotonic() > deadline:
-                raise RuntimeError("observer serve did not start listening")
-            time.sleep(0.05)
+        listening(port, server)
         profiles = "".join(
             f'[profiles.{n}]\nurl = "ws://127.0.0.1:{port}/"\nidentifier = "{n}"\n\n' for n in names
         )

@@ -21,7 +21,7 @@ import pytest
 
 from tests.app.test_hyperlinks import GCC, GCC_TARGET
 from tests.app.test_view_tmux import ROOT, free_port, issue
-from tests.app.tmux_driver import start, status_line, tmux, wait_for
+from tests.app.tmux_driver import listening, start, status_line, tmux, wait_for
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed"),
@@ -62,12 +62,15 @@ def watching(tmp_path: Path, agent: list[str], prefix: str, env: str = "") -> It
         f" {sys.executable} -m observer watch"
         f" ws://127.0.0.1:{port}/ --identifier default; sleep 30"
     )
-    name = start(prefix, 80, 24, command)
+    name = ""
     try:
+        listening(port, server)
+        name = start(prefix, 80, 24, command)
         wait_for(name, lambda s: status_line(s).lstrip().startswith("WATCH"), "WATCH")
         yield name
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
+        if name:
+            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
         server.terminate()
         server.wait(timeout=10)
 

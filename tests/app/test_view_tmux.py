@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.tmux_driver import status_line, tmux, wait_for
+from tests.app.tmux_driver import listening, status_line, tmux, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -84,6 +84,7 @@ def watch(tmp_path: Path) -> Iterator[Watch]:
         return name
 
     try:
+        listening(port, server)
         yield open_watch
     finally:
         for name in sessions:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
 import subprocess
 import time
 import uuid
@@ -40,3 +42,14 @@ def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float 
 def status_line(screen: str) -> str:
     lines = screen.rstrip("\n").splitlines()
     return lines[-1] if lines else ""
+
+
+def listening(port: int, server: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    """Wait until ``server`` accepts connections on ``port``: a watcher started before is
+    refused and exits, as it should (on a busy machine the server takes seconds to start)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"observer serve is not listening on port {port}")

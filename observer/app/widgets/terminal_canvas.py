@@ -190,13 +190,15 @@ class TerminalCanvas(Widget):
         if self._whole or old != window or self.scroll.scrolled:
             self.refresh()
         else:
-            # Dirty rows are screen rows; the window counts lines of history + screen.
+            # Dirty rows are screen rows; the window counts lines of history + screen. Rows
+            # one below the other are one region (each costs Textual's refresh and compositor).
             history, width = self._history, self.size.width
-            regions = [
-                Region(0, window.pad_top + history + row - window.first, width, 1)
+            shown = sorted(
+                window.pad_top + history + row - window.first
                 for row in self._pending
                 if window.first <= history + row < window.first + window.count
-            ]
+            )
+            regions = [Region(0, top, width, height) for top, height in _runs(shown)]
             if regions:
                 self.refresh(*regions)
         self._pending.clear()
@@ -430,6 +432,17 @@ class TerminalCanvas(Widget):
             else " ↓ scrolled back — jump to live (end) "
         )
         return strips.bar(text, width, self._edge())
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted, distinct ``rows`` as runs of consecutive rows: (first, how many)."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][0] + runs[-1][1] == row:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((row, 1))
+    return runs
 
 
 def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color | None) -> Strip:

@@ -244,11 +244,13 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         return len(text)
 
     def _split(self, before: str, data: str) -> bool:
-        """A text after new sequences that end in SGRs (a row painted at a new place in a
-        colour seen before: a cursor move, an erase, then the colour): the sequences before
-        the SGRs are run on their own and the SGRs and text go on as a token of their own,
-        which is often known (the same word in the same colour elsewhere on the screen).
-        Whether it was split (not when the sequences are all SGRs, or none)."""
+        """A text after new sequences that end in SGRs (a row painted at a new place, a
+        frame's erase, then a colour): the sequences before the SGRs run on their own, as a
+        run compiled the second time it is seen (the erase of the last frame is the same
+        every frame), and the SGRs and text go on as a token of their own, which is often
+        known (the same word in the same colour elsewhere on the screen; SGRs that come
+        back are compiled and their pens interned, which the caches of the text after them
+        rely on). Whether it was split (not when the sequences are all SGRs, or none)."""
         tail = TRAILING_SGRS.search(before)
         if tail is None or tail.start() == 0:
             return False

@@ -132,26 +132,16 @@ class TextDrawer(ActionCompiler):
         _draw_once(screen, cursor, data, pen, data.isascii())
 
     def _run_before(self, before: str) -> Cell | None:
-        """Run the sequences before a text met once but its last SGRs when those are new,
-        and return the pen they make from the pen then (not set yet); ``None`` when they
-        ran too (the pen is set). What comes before a new colour (an erase and cursor
-        moves, a line end) is often the same every frame: it is compiled the second time it
-        is seen, as a run of its own, and so are SGRs that come back (their pens are
-        interned, which the caches of the text after them rely on)."""
-        tail = TRAILING_SGRS.search(before)
-        if tail is None:
+        """The pen that SGRs met once before a text make from the pen then (not set yet);
+        ``None`` when they are not SGRs only, or not ones :func:`decode` reads: then they
+        ran (the pen is set). Moves and erases before new SGRs never come here: the stream
+        runs them on their own first (``VTStream._split``)."""
+        if TRAILING_SGRS.fullmatch(before) is None:
             self._run_parts(before)
             return None
-        head, sgrs = before[: tail.start()], tail.group()
-        if head:
-            if not self._run_known(head):
-                self._run_parts(head)
-            if self._run_known(sgrs):
-                return None
-        # (SGRs alone are the text's whole run, which the caller found new.)
-        pen = self._pens_once(self.screen.cursor.attrs, sgrs)
+        pen = self._pens_once(self.screen.cursor.attrs, before)
         if pen is None:
-            self._run_parts(sgrs)
+            self._run_parts(before)
         return pen
 
     def _run_known(self, run: str) -> bool:

@@ -19,13 +19,13 @@ from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from observer.auth.tokens import Authenticator, TokenDigests
 from observer.client.reconnect import Retry, Stop
 from observer.client.watched import Opened, WatchedSession
+from observer.credentials.store import Secret
 from observer.protocol.events import Event
-from observer.recording import recording_policy
-from observer.secrets import Secret
+from observer.recording.recorder import recording_policy
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 

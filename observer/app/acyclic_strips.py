@@ -4,7 +4,7 @@ Textual 8's compositor divides every painted line at the edges of the widgets ov
 (``Strip.divide``). For a line nothing cuts, the answer is the strip itself, and ``divide``
 caches it on the strip (``strip._divide_cache[(width,)] = [strip]``): a reference cycle. Such a
 line outlives its last reference until a collection of the generation it has reached; once the
-collector has frozen it (:mod:`observer.collector`), until a full collection. Measured with 40
+collector has frozen it (:mod:`observer.runtime.collector`), until a full collection. Measured with 40
 tiles: ~190 tile lines a second (0.4 MB/s) that only a full collection, a pause of 0.5-1 s,
 could free.
 

@@ -30,9 +30,9 @@ from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
-from observer.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.errors import ObserverError, ThemeError
-from observer.rendering import Palette
+from observer.render.rich_cells import Palette
+from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 
 ESCAPE_DELAY = 0.025
@@ -104,7 +104,7 @@ class ObserverApp(App[int]):
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
-        """Keeps full garbage collections out of busy stretches (:mod:`observer.collector`)."""
+        """Keeps full garbage collections out of busy stretches (:mod:`observer.runtime.collector`)."""
         self.fatal: ObserverError | None = None
         """An error that ended the app (the only session could not connect at all)."""
 

@@ -11,8 +11,8 @@ from textual import events
 
 from observer.app.app import ObserverApp
 from observer.app.screens.replay import ReplayScreen
-from observer.castfiles import open_cast
-from observer.rendering import Palette
+from observer.recording.castfiles import open_cast
+from observer.render.rich_cells import Palette
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot

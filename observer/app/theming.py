@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.theme import Theme
 
-from observer.rendering import Palette
+from observer.render.rich_cells import Palette
 from observer.themes import ThemeSpec
 
 

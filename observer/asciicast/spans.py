@@ -19,7 +19,7 @@ class LineSpans:
     """The lines of a binary stream, as text for a reader, and the span of the last one.
 
     Lines are split at ``\\n`` and decoded as UTF-8 with undecodable bytes replaced (as
-    :func:`observer.castfiles.open_cast` reads a file). A reader takes a line, parses it and
+    :func:`observer.recording.castfiles.open_cast` reads a file). A reader takes a line, parses it and
     yields its event before taking the next, so while the event is handled :attr:`offset` and
     :attr:`length` give its line's place in the stream.
 

@@ -1,7 +1,7 @@
 """Bearer-token checks for the sandbox endpoint, holding no secret on the sandbox.
 
 The server keeps only SHA-256 digests of the tokens it accepts (a token file, see
-:mod:`observer.token_file`) or a JWT public key. A stolen token file lets nobody in. Tokens are
+:mod:`observer.auth.token_file`) or a JWT public key. A stolen token file lets nobody in. Tokens are
 compared in constant time (``hmac.compare_digest`` over every entry, no early exit), and no token
 or key ever appears in a log line or an error message: logs name a token by its label, or the
 first 12 hex digits of its digest.
@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from observer.auth.token_file import ROLES, Role, TokenEntry, read_entries
 from observer.errors import UsageError
-from observer.token_file import ROLES, Role, TokenEntry, read_entries
 
 Clock = Callable[[], float]
 """Seconds since the epoch (``time.time``; tests pass their own)."""

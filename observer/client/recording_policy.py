@@ -33,7 +33,7 @@ control string, then RIS returns the terminal to its power-on state (ECMA-48 8.3
 
 
 class RecordSink(Protocol):
-    """Where recorded events go (:class:`observer.recording.Recorder` is one)."""
+    """Where recorded events go (:class:`observer.recording.recorder.Recorder` is one)."""
 
     def output(self, data: bytes) -> None:
         """Program output."""

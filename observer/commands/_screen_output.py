@@ -1,6 +1,6 @@
 """A terminal model's screen as ``observer render`` prints it: text, ANSI or an SVG image.
 
-All three come from the one renderer (:func:`observer.rendering.cells_to_segments`, palette
+All three come from the one renderer (:func:`observer.render.rich_cells.cells_to_segments`, palette
 colours kept indexed) and its safety rule, so they show the same cells and cursor as the app:
 
 - ``text``: the rows, trailing blanks trimmed, every cell made safe (no control, no bidi control);
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rich.terminal_theme import TerminalTheme
     from rich.text import Text
 
-    from observer.rendering import CellLike
+    from observer.render.rich_cells import CellLike
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -49,7 +49,7 @@ class ScreenLike(Protocol):
 
 
 def _row_segments(screen: ScreenLike, y: int, cursor: bool) -> list[Segment]:
-    from observer.rendering import cells_to_segments
+    from observer.render.rich_cells import cells_to_segments
 
     shown = cursor and screen.cursor_visible and y == screen.cursor_y
     return cells_to_segments(screen.line(y), None, screen.cursor_x if shown else None)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from observer.commands._help import URL_HELP, add_action
 
 if TYPE_CHECKING:
-    from observer.secrets import TokenStore
+    from observer.credentials.store import TokenStore
 
 NAME = "auth"
 HELP = "store, remove and inspect endpoint tokens (kept in the OS keyring)"
@@ -72,7 +72,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run one ``auth`` action; errors are raised as :class:`~observer.errors.ObserverError`."""
-    from observer.secrets import TokenStore
+    from observer.credentials.store import TokenStore
 
     store = TokenStore()
     action = args.auth_action
@@ -91,9 +91,9 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
     import getpass
     import warnings
 
-    from observer.endpoints import normalize_origin
+    from observer.credentials.store import Secret, inspect_token
     from observer.errors import UsageError
-    from observer.secrets import Secret, inspect_token
+    from observer.protocol.endpoints import normalize_origin
 
     origin = normalize_origin(url)
     store.backend()  # a keyring that cannot store says so before the user pastes the token
@@ -126,7 +126,7 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
 
 
 def _logout(store: TokenStore, url: str) -> int:
-    from observer.endpoints import normalize_origin
+    from observer.protocol.endpoints import normalize_origin
 
     origin = normalize_origin(url)
     if store.delete(origin):
@@ -137,8 +137,8 @@ def _logout(store: TokenStore, url: str) -> int:
 
 
 def _status(store: TokenStore, url: str | None) -> int:
-    from observer.endpoints import normalize_origin
-    from observer.secrets import ENV_VAR
+    from observer.credentials.store import ENV_VAR
+    from observer.protocol.endpoints import normalize_origin
 
     if store.environment_token() is not None:
         print(f"{ENV_VAR} is set: it is used for every endpoint instead of the keyring")

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _show() -> int:
-    from observer.config import config_path, load_config
+    from observer.runtime.config import config_path, load_config
 
     path = config_path()
     load_config(path)  # a broken file, or one with a token in it, is reported and not printed
@@ -89,8 +89,8 @@ def _show() -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
-    from observer.config import DEFAULT_API_VERSION, Profile, add_profile
-    from observer.endpoints import parse_endpoint
+    from observer.protocol.endpoints import parse_endpoint
+    from observer.runtime.config import DEFAULT_API_VERSION, Profile, add_profile
 
     parse_endpoint(args.url)  # a URL that cannot work is refused before it is written
     profile = Profile(
@@ -106,7 +106,7 @@ def _add(args: argparse.Namespace) -> int:
 
 
 def _themes() -> int:
-    from observer.config import config_dir
+    from observer.runtime.config import config_dir
     from observer.themes import load_themes, user_theme_dir
 
     directory = config_dir()

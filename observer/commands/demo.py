@@ -44,12 +44,12 @@ async def _run(args: argparse.Namespace) -> int:
     import sys
 
     from observer.app.app import ObserverApp
+    from observer.auth.tokens import Authenticator, TokenDigests
     from observer.commands.watch import build_link
-    from observer.config import Profile, config_dir, load_config
+    from observer.credentials.store import Secret
     from observer.demo import AGENT
-    from observer.secrets import Secret
+    from observer.runtime.config import Profile, config_dir, load_config
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenDigests
 
     token = secrets.token_urlsafe(32)  # held only in this process's memory
     env = {**os.environ, "OBSERVER_DEMO_SPEED": str(args.speed), "TERM": "xterm-256color"}

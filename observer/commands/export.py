@@ -122,7 +122,7 @@ def _noting(events: Iterable[Event], result: Transcript) -> Iterator[Event]:
 def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
     """Replay the file once; return its header, the transcript and the damaged lines skipped."""
     from observer.asciicast import MARKER, feed
-    from observer.castfiles import open_cast
+    from observer.recording.castfiles import open_cast
     from observer.replay import clock_text, new_model
 
     result = Transcript()

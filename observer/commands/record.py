@@ -102,8 +102,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 async def _token(url: str) -> tuple[Any, Exception | None]:
+    from observer.credentials.store import TokenStore
     from observer.errors import TokenStoreError
-    from observer.secrets import TokenStore
 
     try:
         return await TokenStore().get_async(url), None
@@ -118,7 +118,7 @@ async def _record(args: argparse.Namespace) -> int:
     from observer.client.watched import WatchedSession
     from observer.errors import ConnectionFailed
     from observer.protocol.adapters import parse_protocol
-    from observer.recording import recording_policy
+    from observer.recording.recorder import recording_policy
     from observer.transport.connection import Connection
     from observer.transport.settings import API_VERSION, ConnectionSettings
 

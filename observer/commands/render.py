@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _looks_like_asciicast(path: str) -> bool:
     """An asciicast file starts with ``{`` (a JSON header); raw terminal output practically never."""
-    from observer.castfiles import open_recording
+    from observer.recording.castfiles import open_recording
 
     if path == STDIN:
         # peek() looks at the first bytes without consuming them, so the reader still gets them.
@@ -174,7 +174,7 @@ def _play_cast(
 @contextmanager
 def _open_recording(path: str, lenient: bool) -> Iterator[CastReader]:
     from observer.asciicast import CastReader
-    from observer.castfiles import open_cast
+    from observer.recording.castfiles import open_cast
 
     if path != STDIN:
         with open_cast(path, lenient=lenient) as reader:

@@ -48,9 +48,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Open the replay app; return its exit status."""
     from observer.app.replay_app import replay_app
-    from observer.castfiles import open_cast
-    from observer.config import config_dir, load_config
     from observer.errors import UsageError
+    from observer.recording.castfiles import open_cast
+    from observer.runtime.config import config_dir, load_config
 
     if not 0.25 <= args.speed <= 16:
         raise UsageError(f"--speed {args.speed:g} is outside 0.25..16 — e.g. --speed 2")

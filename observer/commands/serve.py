@@ -206,11 +206,11 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
 
 
 async def _pace_collector(server: Server) -> None:
-    """Keep full garbage collections out of busy stretches (:mod:`observer.collector`): with 40
+    """Keep full garbage collections out of busy stretches (:mod:`observer.runtime.collector`): with 40
     agents drawing, the server's own took up to 330 ms, a pause of every watcher's tiles."""
     import asyncio
 
-    from observer.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
+    from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 
     collector = CollectorPacing()
     try:
@@ -222,8 +222,8 @@ async def _pace_collector(server: Server) -> None:
 
 
 def _authenticator(args: argparse.Namespace, host: str) -> Any:
+    from observer.auth.tokens import Authenticator, JwtVerifier, TokenDigests
     from observer.errors import UsageError
-    from observer.tokens import Authenticator, JwtVerifier, TokenDigests
     from observer.transport.safety import loopback_addresses
 
     store = TokenDigests.load(args.tokens) if args.tokens is not None else None

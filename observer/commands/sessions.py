@@ -8,8 +8,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from observer.endpoints import Endpoint
-    from observer.secrets import Secret
+    from observer.credentials.store import Secret
+    from observer.protocol.endpoints import Endpoint
 
 NAME = "sessions"
 HELP = "list the sessions an endpoint serves (identifier, size, title, watchers, holder, exit)"
@@ -55,9 +55,9 @@ def fetch_listing(url: str, api_version: str | None = None) -> dict[str, Any]:
     """
     import datetime as dt
 
-    from observer.endpoints import parse_endpoint
+    from observer.credentials.store import TokenStore
     from observer.errors import TokenStoreError
-    from observer.secrets import TokenStore
+    from observer.protocol.endpoints import parse_endpoint
     from observer.transport import ConnectionSettings, check_token
     from observer.transport.settings import API_VERSION
 
@@ -112,8 +112,8 @@ def fetch(endpoint: Endpoint, token: Secret | None, api_version: str) -> tuple[i
 
 def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exception:
     """The one-line error for a refused request."""
+    from observer.credentials.store import token_advice
     from observer.errors import ConnectionFailed
-    from observer.secrets import token_advice
     from observer.terminal.sanitize import sanitize
 
     origin = endpoint.origin

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from observer.token_file import TokenEntry
+    from observer.auth.token_file import TokenEntry
 
 NAME = "token"
 HELP = "issue, list and revoke tokens for `observer serve` (only digests are stored)"
@@ -77,9 +77,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _issue(args: argparse.Namespace) -> int:
+    from observer.auth.token_file import LABEL, TokenEntry, append_entry, read_entries
+    from observer.auth.tokens import digest, new_token
     from observer.errors import UsageError
-    from observer.token_file import LABEL, TokenEntry, append_entry, read_entries
-    from observer.tokens import digest, new_token
 
     now = dt.datetime.now(dt.UTC).replace(microsecond=0)
     expires = now + parse_duration(args.expires) if args.expires else None
@@ -110,7 +110,7 @@ def parse_duration(text: str) -> dt.timedelta:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from observer.token_file import read_entries
+    from observer.auth.token_file import read_entries
 
     entries = read_entries(args.file)
     if not entries:
@@ -128,7 +128,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str]:
-    from observer.token_file import format_time
+    from observer.auth.token_file import format_time
 
     def when(value: dt.datetime | None, none: str) -> str:
         return format_time(value) if value is not None else none
@@ -141,8 +141,8 @@ def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str]:
 
 
 def _revoke(args: argparse.Namespace) -> int:
+    from observer.auth.token_file import read_entries, remove_entries
     from observer.errors import UsageError
-    from observer.token_file import read_entries, remove_entries
 
     entries = read_entries(args.file)
     found = matching(entries, args.which)

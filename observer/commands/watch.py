@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, cast
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
-    from observer.config import Profile
+    from observer.credentials.store import Secret
     from observer.protocol.adapters import ProtocolName
-    from observer.secrets import Secret
+    from observer.runtime.config import Profile
     from observer.transport.connection import Connection
 
 NAME = "watch"
@@ -66,8 +66,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def _profiles(args: argparse.Namespace) -> list[Profile]:
-    from observer.config import DEFAULT_API_VERSION, Profile, load_config, resolve_profiles
     from observer.errors import UsageError
+    from observer.runtime.config import DEFAULT_API_VERSION, Profile, load_config, resolve_profiles
 
     urls = [t for t in args.targets if "://" in t]
     if urls:
@@ -129,9 +129,9 @@ def build_link(
     """A live link for a profile, with the token given or from the keyring or OBSERVER_TOKEN."""
     from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
     from observer.client.watched import WatchedSession
+    from observer.credentials.store import TokenStore
     from observer.errors import TokenStoreError
-    from observer.recording import recording_policy
-    from observer.secrets import TokenStore
+    from observer.recording.recorder import recording_policy
     from observer.transport.settings import ConnectionSettings
 
     settings = ConnectionSettings(
@@ -165,7 +165,7 @@ def build_link(
         idle_release=DEFAULT_IDLE_RELEASE if idle_release is None else idle_release,
         scrollback=DEFAULT_SCROLLBACK if scrollback is None else scrollback,
     )
-    from observer.endpoints import parse_endpoint
+    from observer.protocol.endpoints import parse_endpoint
     from observer.transport.connection import Connection
 
     label = f"{connection_label} · {parse_endpoint(profile.url).origin}"
@@ -176,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
     """Open the app on the sessions; return its exit status."""
     from observer.app.app import ObserverApp
     from observer.app.memory import limit_malloc_arenas
-    from observer.config import config_dir, load_config
     from observer.errors import UsageError
+    from observer.runtime.config import config_dir, load_config
     from observer.themes import load_theme
 
     profiles = _profiles(args)

@@ -2,7 +2,7 @@
 
 ``auth list`` needs to know which origins have a token, and keyring has no portable way to
 enumerate entries. So the *origins* are kept in a small non-secret file, ``origins`` in observer's
-config directory (:func:`observer.config.config_dir`: ``OBSERVER_CONFIG_DIR`` or platformdirs'),
+config directory (:func:`observer.runtime.config.config_dir`: ``OBSERVER_CONFIG_DIR`` or platformdirs'),
 one per line, rewritten atomically.
 """
 
@@ -17,7 +17,7 @@ from observer.errors import TokenStoreError
 
 def default_index_path() -> Path:
     """Where the list of origins with a stored token lives (not secret)."""
-    from observer.config import config_dir
+    from observer.runtime.config import config_dir
 
     return config_dir() / "origins"
 

@@ -1,12 +1,12 @@
 """Token store: the OS keyring, ``OBSERVER_TOKEN`` for CI, and nothing else.
 
 Tokens live under keyring service ``observer`` with the endpoint's normalized origin as the user
-name (``wss://host:443``, see :mod:`observer.endpoints`). ``OBSERVER_TOKEN`` in the environment
+name (``wss://host:443``, see :mod:`observer.protocol.endpoints`). ``OBSERVER_TOKEN`` in the environment
 overrides the keyring for every endpoint.
 
 Which keyring backend may be used (fail closed, never a silent plaintext file) is decided in
-:mod:`observer.keyring_backend`; the non-secret list of origins with a token, for ``auth list``,
-is :mod:`observer.origins_index`.
+:mod:`observer.credentials.keyring_backend`; the non-secret list of origins with a token, for ``auth list``,
+is :mod:`observer.credentials.origins_index`.
 
 Tokens are wrapped in :class:`Secret`, whose ``repr``/``str`` never show the value, so a token can
 not leak into an exception message, a log line or a debugger by accident.
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from observer.endpoints import normalize_origin
+from observer.credentials.keyring_backend import FIXES, backend_name, resolve_backend
+from observer.credentials.origins_index import OriginsIndex
 from observer.errors import TokenStoreError
-from observer.keyring_backend import FIXES, backend_name, resolve_backend
-from observer.origins_index import OriginsIndex
+from observer.protocol.endpoints import normalize_origin
 
 SERVICE = "observer"
 ENV_VAR = "OBSERVER_TOKEN"

@@ -2,7 +2,7 @@
 
 ``python -m observer.demo.recording FILE`` runs :mod:`observer.demo.agent` fast in a PTY, answers
 its question with ``y``, and writes everything with markers at its landmarks (``full screen``,
-``question``, ``answered``) through the project's crash-safe :class:`~observer.recording.Recorder`.
+``question``, ``answered``) through the project's crash-safe :class:`~observer.recording.recorder.Recorder`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from observer.demo import AGENT
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 
 COLS, ROWS = 100, 30
 QUESTION = b"Should I commit these changes?"

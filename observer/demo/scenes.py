@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from observer.app.links import ConnectionChanged, LatencyMeasured, ScriptedLink, Step
-from observer.castfiles import open_cast
 from observer.client.recording_policy import RecordingPolicy
 from observer.client.watched import WatchedSession
 from observer.protocol.events import (
@@ -27,6 +26,7 @@ from observer.protocol.events import (
     Resized,
     SessionStarted,
 )
+from observer.recording.castfiles import open_cast
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot

@@ -1,7 +1,7 @@
-"""Crash-safe asciicast recording of a live session (opening recordings: :mod:`observer.castfiles`).
+"""Crash-safe asciicast recording of a live session (opening recordings: :mod:`observer.recording.castfiles`).
 
 Every event is one line, handed to the operating system within ``FLUSH_INTERVAL`` (50 ms) of being
-recorded, at once at every marker, resize and exit, and at close (see :mod:`observer.spool`: lines
+recorded, at once at every marker, resize and exit, and at close (see :mod:`observer.recording.spool`: lines
 are written in batches, not one system call each). A killed observer (even ``kill -9``) therefore
 leaves a playable file missing at most the events of its last 50 ms; at worst the last line is cut
 mid-write, and the reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`).
@@ -42,7 +42,7 @@ from observer.asciicast import (
 from observer.asciicast.redact import Redactor
 from observer.client.recording_policy import RecordingPolicy
 from observer.errors import InvalidState, ObserverError, UsageError
-from observer.spool import Spool
+from observer.recording.spool import Spool
 
 __all__ = ["HOLD_LIMIT", "Clock", "Recorder", "endpoint_host", "recording_policy"]
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import parse_qsl, urlsplit
 
+from observer.auth.token_file import Role
+from observer.auth.tokens import Authenticator, Credential
 from observer.protocol import frames
-from observer.token_file import Role
-from observer.tokens import Authenticator, Credential
 
 IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 """1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Final
 
-from observer.secrets import ENV_VAR
+from observer.credentials.store import ENV_VAR
 
 SECRET_VARIABLES: Final = frozenset({ENV_VAR})
 """Variables observer itself reads a token from."""

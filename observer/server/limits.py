@@ -1,6 +1,6 @@
 """Limits that keep one token from hurting the others: connections, and messages per second.
 
-Connections are counted per token (a :class:`~observer.tokens.Credential`'s key) from the
+Connections are counted per token (a :class:`~observer.auth.tokens.Credential`'s key) from the
 moment a request is admitted until its connection closes, so a burst of handshakes cannot slip
 past the count. A token may hold at most ``per_token`` of them, and watch tokens together at
 most ``total - reserved``: the last ``reserved`` places are kept for control tokens, so a
@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Final
 
-from observer.token_file import Role
+from observer.auth.token_file import Role
 
 MAX_CONNECTIONS: Final = 256
 MESSAGE_RATE: Final = 500.0

@@ -25,6 +25,7 @@ from websockets.asyncio.server import serve
 from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
+from observer.auth.tokens import Authenticator, Credential
 from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
 from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusal, admit
@@ -42,7 +43,6 @@ from observer.server.websocket_adapter import (
     logging_connection,
     plain_response,
 )
-from observer.tokens import Authenticator, Credential
 
 log = logging.getLogger("observer.server")
 

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable
 
 from websockets.asyncio.server import ServerConnection as WebSocket
 
+from observer.auth.tokens import Authenticator, Credential
 from observer.errors import UsageError
-from observer.tokens import Authenticator, Credential
 
 log = logging.getLogger("observer.server")
 

@@ -226,7 +226,7 @@ class TerminalModel:
 
     def glyphs(self, y: int) -> Sequence[Glyph]:
         """Visible row ``y`` as the grid holds it, ``cols`` (text, pen) pairs, not copied: for
-        drawing it at once (:func:`observer.rendering.glyphs_to_segments`), before the next feed."""
+        drawing it at once (:func:`observer.render.rich_cells.glyphs_to_segments`), before the next feed."""
         return self._screen.grid[y]
 
     def row_key(self, y: int) -> tuple[object, ...]:

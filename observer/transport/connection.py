@@ -12,7 +12,7 @@ connection ends (resume, rejoin, wait, or stop). It decides nothing itself but h
 
 Security: a token is sent only over ``wss://`` with verified TLS, or to a loopback address; a JWT
 that has expired or names another audience is refused before connecting; the token is a
-:class:`~observer.secrets.Secret` and never appears in a message, a repr or a log line.
+:class:`~observer.credentials.store.Secret` and never appears in a message, a repr or a log line.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 
 from observer.client.reconnect import Decision, Stop
 from observer.client.watched import JoinRequest, WatchedSession
-from observer.endpoints import parse_endpoint
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
 from observer.protocol.adapters import (
     ProtocolName,
@@ -38,7 +38,7 @@ from observer.protocol.adapters import (
     guess_protocol,
     offered_subprotocols,
 )
-from observer.secrets import Secret
+from observer.protocol.endpoints import parse_endpoint
 from observer.transport.failures import close_failure, describe_failure
 from observer.transport.request import auth_headers, request_url, ttyd_auth_token
 from observer.transport.safety import RedactingLogger, check_token

@@ -15,9 +15,9 @@ import ssl
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatus, InvalidURI
 
-from observer.endpoints import Endpoint
+from observer.credentials.store import token_advice
 from observer.errors import ConnectionFailed
-from observer.secrets import token_advice
+from observer.protocol.endpoints import Endpoint
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 

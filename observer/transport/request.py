@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 from urllib.parse import quote
 
-from observer.endpoints import Endpoint, connection_url
+from observer.credentials.store import Secret
 from observer.protocol.adapters import JUPYTER_PATH, ProtocolName
 from observer.protocol.adapters.native import query_params
-from observer.secrets import Secret
+from observer.protocol.endpoints import Endpoint, connection_url
 from observer.transport.settings import ConnectionSettings
 
 

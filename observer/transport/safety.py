@@ -10,9 +10,9 @@ import ssl
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from observer.endpoints import Endpoint
+from observer.credentials.store import Secret, inspect_token, token_advice
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret, inspect_token, token_advice
+from observer.protocol.endpoints import Endpoint
 from observer.transport.settings import ConnectionSettings
 
 Resolver = Callable[[str], Sequence[str]]

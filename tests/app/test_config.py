@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from observer.config import load_config, resolve_profiles
 from observer.errors import UsageError
+from observer.runtime.config import load_config, resolve_profiles
 
 CONFIG = """
 [app]

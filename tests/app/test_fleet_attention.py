@@ -15,10 +15,10 @@ from observer.app.screens.dashboard import DashboardScreen
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
-from observer.castfiles import open_cast
 from observer.client.watched import WatchedSession
+from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived
-from observer.secrets import Secret
+from observer.recording.castfiles import open_cast
 from observer.transport.settings import ConnectionSettings
 from tests.app.conftest import greeting, scripted
 from tests.client_support import live_link

@@ -17,10 +17,10 @@ import pytest
 from textual import events
 
 from observer.app.app import ObserverApp
-from observer.secrets import Secret
+from observer.auth.tokens import Authenticator, TokenDigests
+from observer.credentials.store import Secret
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, live_link

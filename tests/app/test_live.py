@@ -20,10 +20,10 @@ from websockets.asyncio.client import ClientConnection
 from observer.app.app import ObserverApp
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
-from observer.castfiles import open_cast
-from observer.secrets import Secret
+from observer.auth.tokens import Authenticator, TokenDigests
+from observer.credentials.store import Secret
+from observer.recording.castfiles import open_cast
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.segment import Segment
 
 from observer.commands._screen_output import screen_to_text
-from observer.rendering import Mark, Palette, StyleCache, cells_to_segments, style_cache
+from observer.render.rich_cells import Mark, Palette, StyleCache, cells_to_segments, style_cache
 from observer.terminal.sanitize import sanitize
 
 PALETTE = Palette()
@@ -118,7 +118,7 @@ def test_a_row_drawn_from_the_grid_looks_as_drawn_from_its_cells() -> None:
     real programs' captured screens, with the cursor and search matches on them."""
     from pathlib import Path
 
-    from observer.rendering import glyphs_to_segments
+    from observer.render.rich_cells import glyphs_to_segments
     from observer.terminal import TerminalModel
 
     captures = sorted(Path(__file__).parent.parent.joinpath("fixtures", "captures").glob("*.bin"))
@@ -173,7 +173,7 @@ def test_a_view_draws_the_columns_it_shows_from_its_span(
     from textual.strip import Strip
 
     from observer.app.widgets.strips import placed
-    from observer.rendering import glyph_span, glyphs_to_segments
+    from observer.render.rich_cells import glyph_span, glyphs_to_segments
     from observer.terminal import TerminalModel
 
     # A view narrower than the row shows a crop of it; a wider one, the row after -left blanks.

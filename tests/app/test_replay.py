@@ -15,7 +15,7 @@ from observer.app.replay_app import replay_app
 from observer.app.screens.replay import ReplayScreen
 from observer.app.widgets.timeline import TimelineBar
 from observer.errors import CastFormatError
-from observer.rendering import MATCH_COLOUR
+from observer.render.rich_cells import MATCH_COLOUR
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"

@@ -25,7 +25,7 @@ from websockets.asyncio.client import ClientConnection
 
 from observer.app.app import ObserverApp
 from observer.app.widgets.terminal_view import TerminalView
-from observer.secrets import Secret
+from observer.credentials.store import Secret
 from observer.terminal import TerminalModel
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
@@ -166,7 +166,7 @@ def finished(app: ObserverApp) -> bool:
 SERVER = r"""
 import asyncio, signal, sys
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
+from observer.auth.tokens import Authenticator, TokenDigests
 
 async def main():
     token = sys.stdin.readline().strip()

@@ -24,8 +24,8 @@ import statistics
 import sys
 import time
 
+from observer.credentials.store import Secret
 from observer.protocol.events import SnapshotReceived
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Reconnecting
 from tests.integration.faultproxy import Fault, FaultProxy

@@ -34,8 +34,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived, SnapshotReceived
-from observer.secrets import Secret
 from observer.terminal import TerminalModel
 from observer.transport.settings import ConnectionSettings
 from tests.benchmarks.terminal import coloured, plain, redraw

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from observer.asciicast import CastReader, CastWriter, Event, Header
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 from observer.terminal import TerminalModel
 
 HEADER = Header(version=3, cols=120, rows=40, title="bench")

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from observer.asciicast import cap_idle
-from observer.castfiles import FileSource, open_cast, open_cast_spans
+from observer.recording.castfiles import FileSource, open_cast, open_cast_spans
 from observer.replay import KeyframeIndex, Player, Timeline, find, screen_at
 
 COLS, ROWS = 120, 40

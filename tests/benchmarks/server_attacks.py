@@ -17,10 +17,10 @@ from pathlib import Path
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
+from observer.auth.token_file import TokenEntry, append_entry
+from observer.auth.tokens import digest, new_token
 from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import SessionStarted
-from observer.token_file import TokenEntry, append_entry
-from observer.tokens import digest, new_token
 
 ROOT = Path(__file__).resolve().parents[2]
 RESYNC = b'{"type":"resync"}'

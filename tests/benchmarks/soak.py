@@ -143,8 +143,8 @@ async def trace_memory(folder: Path, every: float = 60.0) -> None:
 
 
 async def server_role(folder: Path, port: int, rate: float) -> None:
+    from observer.auth.tokens import Authenticator, TokenDigests
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenDigests
     from tests.benchmarks.live import corpus
 
     (folder / "corpus").write_bytes(corpus(2.0))
@@ -173,7 +173,7 @@ async def server_role(folder: Path, port: int, rate: float) -> None:
 
 async def controller_visits(url: str, token: str, folder: Path) -> None:
     """Join every 20 s in control mode, type a line, release, leave."""
-    from observer.secrets import Secret
+    from observer.credentials.store import Secret
     from observer.transport.settings import ConnectionSettings
     from tests.client_support import Client
 
@@ -196,7 +196,7 @@ async def controller_visits(url: str, token: str, folder: Path) -> None:
 
 async def client_role(folder: Path, port: int) -> None:
     from observer.app.app import ObserverApp
-    from observer.secrets import Secret
+    from observer.credentials.store import Secret
     from observer.transport.settings import ConnectionSettings
     from tests.client_support import live_link
 

@@ -19,7 +19,7 @@ from observer.app.app import ObserverApp
 from observer.asciicast import markers
 from observer.asciicast.markers import MarkerKind
 from observer.protocol.events import OutputReceived, TitleChanged
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 from observer.terminal.sanitize import PLACEHOLDER
 from tests.app.conftest import greeting
 from tests.hostile.live import CapturingDriver, host_output, until

@@ -14,9 +14,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
+from observer.auth.tokens import Authenticator, TokenDigests
 from observer.protocol.adapters.native import query as native_query
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from tests.integration.server_support import observe, running_server
 
 pytestmark = pytest.mark.timeout(120)

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from observer.endpoints import parse_endpoint
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret
+from observer.protocol.endpoints import parse_endpoint
 from observer.transport.safety import check_token, loopback_addresses
 from observer.transport.settings import ConnectionSettings
 

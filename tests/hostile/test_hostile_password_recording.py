@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from observer.castfiles import open_cast
-from observer.secrets import Secret
+from observer.auth.tokens import Authenticator, TokenDigests
+from observer.credentials.store import Secret
+from observer.recording.castfiles import open_cast
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
 

@@ -24,7 +24,7 @@ import pytest
 
 from observer.asciicast import markers
 from observer.asciicast.markers import MarkerKind
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 from tests.hostile.running import observer_stdout
 
 pytestmark = pytest.mark.timeout(120)

@@ -16,10 +16,10 @@ import pytest
 
 from observer.app.app import ObserverApp
 from observer.app.links import ConnectionChanged, ScriptedLink, Step
-from observer.castfiles import open_cast
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, Resized, SessionStarted
-from observer.recording import Recorder
+from observer.recording.castfiles import open_cast
+from observer.recording.recorder import Recorder
 from observer.terminal import TerminalModel
 from tests.app.conftest import scripted
 from tests.hostile import payloads

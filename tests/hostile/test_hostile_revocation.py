@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from observer.auth.tokens import Authenticator, TokenDigests
 from observer.cli import main
 from observer.server import Server
-from observer.tokens import Authenticator, TokenDigests
 from tests.hostile.serve_process import serve_process
 from tests.integration.server_support import observe, refusal, running_server, wait_for
 

@@ -14,6 +14,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from observer.auth.tokens import Authenticator, TokenDigests
 from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import (
     ControlChanged,
@@ -27,7 +28,6 @@ from observer.protocol.events import (
 )
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenDigests
 
 CONTROL_TOKEN = "control-token-for-tests"
 WATCH_TOKEN = "watch-token-for-tests"

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge

@@ -16,8 +16,8 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request, Response
 
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
-from observer.secrets import Secret
 from observer.transport.safety import RedactingLogger
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Reconnecting, Seen
@@ -316,7 +316,7 @@ async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
 
 
 def test_each_protocol_gets_its_own_request_url_and_authorization() -> None:
-    from observer.endpoints import parse_endpoint
+    from observer.protocol.endpoints import parse_endpoint
     from observer.transport.request import auth_headers, request_url
 
     token = Secret("user:pw")

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
 from observer.protocol.events import SessionStarted
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Connected
 from tests.integration.client_peers import collect_until

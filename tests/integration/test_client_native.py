@@ -16,13 +16,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.protocol.events import (
     ControlChanged,
     OutputReceived,
     SessionStarted,
     SnapshotReceived,
 )
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Reconnecting, Seen
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until
@@ -41,8 +41,8 @@ TICKER = (
 
 @contextlib.asynccontextmanager
 async def native_server(command: list[str], **options: object) -> AsyncIterator[object]:
+    from observer.auth.tokens import Authenticator, TokenDigests
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenDigests
 
     auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))
     server = Server(command, auth=auth, identifiers=["agent"], size=(80, 24), **options)  # type: ignore[arg-type]

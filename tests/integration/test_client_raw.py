@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.protocol.events import SessionStarted
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Connected, Disconnected, Reconnecting
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge

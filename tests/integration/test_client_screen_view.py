@@ -18,9 +18,9 @@ import pytest
 
 from observer.app.feeder import feed
 from observer.client.watched import WatchedSession
+from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived, ScreenReceived, SnapshotReceived
-from observer.recording import recording_policy
-from observer.secrets import Secret
+from observer.recording.recorder import recording_policy
 from observer.server import Server
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings

@@ -11,9 +11,9 @@ import sys
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
 from observer.protocol.events import OutputReceived, SessionStarted, TitleChanged
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Connected
 from tests.integration.client_peers import ECHO_SCRIPT, collect_until, pty_bridge

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived, SnapshotReceived
-from observer.secrets import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Connected, Reconnecting, Seen
 from tests.integration.faultproxy import Fault, FaultProxy
@@ -209,8 +209,8 @@ async def test_a_slow_link_never_slows_the_agent_and_loses_nothing_silently() ->
 
 
 async def test_a_restarted_server_is_reconnected_and_the_loss_reported() -> None:
+    from observer.auth.tokens import Authenticator, TokenDigests
     from observer.server import Server
-    from observer.tokens import Authenticator, TokenDigests
 
     def make(port: int) -> Server:
         auth = Authenticator(TokenDigests.from_tokens([("control", TOKEN)]))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from observer.castfiles import open_cast
+from observer.recording.castfiles import open_cast
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Disconnected, Reconnecting
 from tests.integration.client_peers import collect_until, text_of

@@ -1,4 +1,4 @@
-"""`observer serve` paces the garbage collector while its agents write (:mod:`observer.collector`):
+"""`observer serve` paces the garbage collector while its agents write (:mod:`observer.runtime.collector`):
 with 40 agents drawing, the server's own full collections stopped every watcher's tiles for up to
 330 ms. A real server, real PTYs."""
 
@@ -8,8 +8,8 @@ import asyncio
 import contextlib
 import gc
 
-from observer.collector import FREEZE_AT, QUIET_AFTER
 from observer.commands.serve import _pace_collector
+from observer.runtime.collector import FREEZE_AT, QUIET_AFTER
 from tests.integration.server_support import PY, running_server
 
 WRITER = "import time\nwhile True:\n    print('x' * 60, flush=True)\n    time.sleep(0.02)"

@@ -9,8 +9,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
 
+from observer.auth.tokens import Authenticator, JwtVerifier, TokenDigests
 from observer.protocol.events import SessionStarted, SnapshotReceived
-from observer.tokens import Authenticator, JwtVerifier, TokenDigests
 from tests.integration.server_support import (
     CONTROL_TOKEN,
     WATCH_TOKEN,

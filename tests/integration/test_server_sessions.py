@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from websockets.asyncio.client import connect
 
+from observer.auth.token_file import TokenEntry, append_entry
+from observer.auth.tokens import digest, new_token
 from observer.protocol.adapters.native import NativeAdapter, query
 from observer.protocol.events import ControlChanged
-from observer.token_file import TokenEntry, append_entry
-from observer.tokens import digest, new_token
 from tests.hostile.serve_process import ROOT, serve_process
 
 pytestmark = pytest.mark.timeout(90)

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from observer.app.app import ObserverApp
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.widgets.status_bar import StatusBar
-from observer.secrets import Secret
+from observer.credentials.store import Secret
 from observer.transport.settings import ConnectionSettings
 from tests.app.test_view_tmux import issue
 from tests.client_support import live_link

@@ -2,7 +2,7 @@
 
 Why in memory rather than the OS keyring: the test machine has no Secret Service (no D-Bus session,
 no unlocked collection), and tests must not touch a developer's real keychain. Why not keyrings.alt's
-file backend: it has priority 0.5, which ``observer.secrets`` (rightly) refuses when it is picked
+file backend: it has priority 0.5, which ``observer.credentials.store`` (rightly) refuses when it is picked
 implicitly — the refusal is tested separately. This class implements keyring's full
 ``KeyringBackend`` API, so the code under test goes through keyring exactly as in production.
 """

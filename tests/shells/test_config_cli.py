@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from observer.cli import main
-from observer.config import Profile, add_profile, config_path, load_config, resolve_profiles
 from observer.errors import UsageError
+from observer.runtime.config import Profile, add_profile, config_path, load_config, resolve_profiles
 
 USERS_FILE = """\
 # my observer settings

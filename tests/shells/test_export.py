@@ -10,7 +10,7 @@ import pytest
 from observer.asciicast import markers
 from observer.asciicast.markers import MarkerKind, label
 from observer.cli import main
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from observer.app.app import ObserverApp
+from observer.auth.tokens import Authenticator, TokenDigests
 from observer.server import Server
 from observer.terminal import TerminalModel
-from observer.tokens import Authenticator, TokenDigests
 from tests.app.conftest import scripted
 from tests.hostile.live import screen_text, status, until
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from observer.asciicast import CastReader, Event
-from observer.castfiles import open_cast
 from observer.errors import CastFormatError, InvalidState, UsageError
-from observer.recording import Recorder, endpoint_host
-from observer.spool import FLUSH_INTERVAL
+from observer.recording.castfiles import open_cast
+from observer.recording.recorder import Recorder, endpoint_host
+from observer.recording.spool import FLUSH_INTERVAL
 
 ROOT = Path(__file__).resolve().parents[2]
 ASCIINEMA = Path(sys.executable).with_name("asciinema")
@@ -212,7 +212,7 @@ def test_asciinema_cat_reads_our_v2_recording(tmp_path: Path) -> None:
 # spool's deadline, not by a marker or a full batch; every 50th line is long, to cut mid-write.
 CHILD = """
 import sys, time
-from observer.recording import Recorder
+from observer.recording.recorder import Recorder
 rec = Recorder(sys.argv[1], cols=80, rows=24)
 i = 0
 while True:

@@ -11,9 +11,9 @@ import pytest
 
 from observer.asciicast import Event, cap_idle
 from observer.asciicast.feeding import FEED_AT_ONCE
-from observer.castfiles import FileSource, open_cast, open_cast_spans
 from observer.errors import CastFormatError
-from observer.recording import Recorder
+from observer.recording.castfiles import FileSource, open_cast, open_cast_spans
+from observer.recording.recorder import Recorder
 from observer.replay import KeyframeIndex, Player, Timeline, screen_at
 from observer.replay.keyframes import new_model
 from tests.unit.replay.casts import demo_path

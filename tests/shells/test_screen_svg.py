@@ -11,7 +11,7 @@ from rich.terminal_theme import SVG_EXPORT_THEME
 
 from observer.cli import main
 from observer.commands._screen_output import screen_ansi, screen_to_text, terminal_theme
-from observer.rendering import rich_colour
+from observer.render.rich_cells import rich_colour
 from observer.terminal import TerminalModel
 
 

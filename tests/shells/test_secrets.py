@@ -11,9 +11,9 @@ import keyring
 import pytest
 from keyring.backends import chainer, fail
 
+from observer.credentials.keyring_backend import resolve_backend
+from observer.credentials.store import SERVICE, Secret, TokenStore, inspect_token, token_advice
 from observer.errors import TokenStoreError
-from observer.keyring_backend import resolve_backend
-from observer.secrets import SERVICE, Secret, TokenStore, inspect_token, token_advice
 from tests.shells.keyrings import BrokenKeyring, MemoryKeyring
 
 CANARY = "canary-7f3a9c-token-value"

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from observer.endpoints import connection_url, is_loopback, normalize_origin, parse_endpoint
 from observer.errors import UsageError
+from observer.protocol.endpoints import (
+    connection_url,
+    is_loopback,
+    normalize_origin,
+    parse_endpoint,
+)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from observer.errors import ObserverError
-from observer.recording import Recorder
-from observer.spool import Spool
+from observer.recording.recorder import Recorder
+from observer.recording.spool import Spool
 
 
 def test_lines_wait_for_the_deadline_a_flush_or_close(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from observer.collector import FULL_EVERY, CollectorPacing
+from observer.runtime.collector import FULL_EVERY, CollectorPacing
 
 
 class Node:

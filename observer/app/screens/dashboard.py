@@ -31,7 +31,7 @@ from observer.app.screens.watch import WatchScreen
 from observer.app.sparse_compositor import SparseCompositor
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
-from observer.rendering import Palette
+from observer.render.rich_cells import Palette
 
 
 class DashboardScreen(Screen[None]):

@@ -27,9 +27,9 @@ from observer.app.widgets.replay_status import ReplayState, ReplayStatus, status
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
 from observer.asciicast import Header
-from observer.castfiles import FileSource, load_timeline
 from observer.errors import ObserverError
-from observer.rendering import Palette
+from observer.recording.castfiles import FileSource, load_timeline
+from observer.render.rich_cells import Palette
 from observer.replay import KeyframeIndex, Match, Moved, Playback, Player, Timeline, find, following
 from observer.terminal import TerminalModel
 

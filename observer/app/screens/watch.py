@@ -31,7 +31,7 @@ from observer.app.screens.view_commands import ViewCommands
 from observer.app.urls import describe
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
-from observer.rendering import Palette
+from observer.render.rich_cells import Palette
 
 HINT_EVERY = 10.0
 STATUS_ROWS = 1

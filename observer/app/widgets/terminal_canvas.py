@@ -30,7 +30,7 @@ from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
 from observer.app.widgets.viewport import Crop, Geometry, Window, crop, window
-from observer.rendering import Palette, cells_to_segments, glyph_span, glyphs_to_segments
+from observer.render.rich_cells import Palette, cells_to_segments, glyph_span, glyphs_to_segments
 from observer.terminal import Cell
 
 FRAME = 1 / 60

@@ -30,7 +30,7 @@ from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.status import SessionStatus
 from observer.client.watched import TILE_FPS
-from observer.rendering import Palette
+from observer.render.rich_cells import Palette
 
 TILE_FRAME = 1 / TILE_FPS
 """Seconds between a tile's repaints at most (as often as its screen-view frames come)."""

@@ -7,7 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from observer.asciicast import Event, cap_idle
-from observer.castfiles import open_cast
+from observer.recording.castfiles import open_cast
 from observer.replay import KeyframeIndex, Timeline
 
 

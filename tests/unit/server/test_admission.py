@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from http import HTTPStatus
 
+from observer.auth.tokens import Authenticator, TokenDigests, digest
 from observer.server.admission import Admission, Listing, Refusal, admit
-from observer.tokens import Authenticator, TokenDigests, digest
 
 AUTH = Authenticator(TokenDigests.from_tokens([("control", "ctl"), ("watch", "wat")]))
 OK = "/?identifier=agent-1&api-version=2024-02-02-preview"

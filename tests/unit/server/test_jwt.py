@@ -9,8 +9,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 
+from observer.auth.tokens import JwtVerifier
 from observer.errors import UsageError
-from observer.tokens import JwtVerifier
 
 
 def claims() -> dict[str, object]:

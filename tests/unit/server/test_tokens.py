@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from observer.auth.token_file import TokenEntry
+from observer.auth.tokens import Authenticator, TokenDigests, digest
 from observer.cli import main
 from observer.errors import UsageError
-from observer.token_file import TokenEntry
-from observer.tokens import Authenticator, TokenDigests, digest
 
 
 def test_a_token_matches_its_digest_and_grants_its_role() -> None:

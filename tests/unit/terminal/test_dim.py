@@ -10,7 +10,7 @@ from rich.color import ColorTriplet, blend_rgb
 from rich.terminal_theme import SVG_EXPORT_THEME
 
 from observer.cli import main
-from observer.rendering import Palette, cells_to_segments
+from observer.render.rich_cells import Palette, cells_to_segments
 from observer.terminal import TerminalModel
 
 # The same bytes in tmux 3.3a, `capture-pane -e -p` (the independent emulator of the

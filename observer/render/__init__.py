@@ -1,0 +1,1 @@
+"""The cells-to-Rich renderer that the TUI, SVG and ANSI output share."""

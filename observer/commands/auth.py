@@ -111,7 +111,7 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
                 "or pipe it with --token-stdin"
             ) from None
     if not token:
-        raise UsageError("no token was given — paste the token, or pipe it with --token-stdin")
+        raise UsageError("no token was given", "paste the token, or pipe it with --token-stdin")
     store.set(origin, token)
     info = inspect_token(Secret(token), origin, "keyring")
     print(f"stored a token for {origin} in the keyring ({info.describe(_now())})")

@@ -97,7 +97,7 @@ def _size(text: str) -> tuple[int, int]:
     if not (cols.isdigit() and rows.isdigit()) or not (
         0 < int(cols) <= 1000 and 0 < int(rows) <= 1000
     ):
-        raise UsageError(f"--size {text!r} is not COLSxROWS — write it like 120x40")
+        raise UsageError(f"--size {text!r} is not COLSxROWS", "write it like 120x40")
     return int(cols), int(rows)
 
 

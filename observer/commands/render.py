@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             size = parse_size(args.size)
         except ValueError as error:
-            raise UsageError(f"--size: {error} — e.g. --size 80x24") from None
+            raise UsageError(f"--size: {error}", "e.g. --size 80x24") from None
     moment = parse_moment(args.at) if args.at is not None else None
     if args.idle_limit is not None and not 0 < args.idle_limit < float("inf"):
         raise UsageError(
@@ -231,10 +231,10 @@ def _feed_events(
     if fed.stopped_at is not None:
         return
     if not seen.labels:
-        raise UsageError(f"{path} has no markers — render a moment with --at SECONDS")
+        raise UsageError(f"{path} has no markers", "render a moment with --at SECONDS")
     known = ", ".join(repr(label) for label in seen.labels)  # repr: labels are untrusted text
     more = f" and {len(seen.others)} more" if seen.others else ""
-    raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
+    raise UsageError(f"{path} has no marker {marker!r}", f"its markers are {known}{more}")
 
 
 def _warn_about_damage(reader: CastReader) -> None:
@@ -262,7 +262,7 @@ def _play_raw(path: str, size: tuple[int, int]) -> TerminalModel:
             while chunk := stream.read(RAW_CHUNK):
                 model.feed(chunk)
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror} — check the file") from None
+        raise UsageError(f"cannot read {path}: {error.strerror}", "check the file") from None
     return model
 
 

@@ -138,7 +138,9 @@ def run(args: argparse.Namespace) -> int:
     if command[:1] == ["--"]:
         command = command[1:]
     if not command:
-        raise UsageError("no command to run — put it after `--`, e.g. `observer serve ... -- bash`")
+        raise UsageError(
+            "no command to run", "put it after `--`, e.g. `observer serve ... -- bash`"
+        )
     if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
         raise UsageError("--max-connections and --max-per-token must be 1 or more")
     host, port = parse_listen(args.listen)
@@ -263,7 +265,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
         )
         return None
     if args.insecure_no_auth:
-        raise UsageError("--insecure-no-auth contradicts --tokens/--jwt-public-key — drop one")
+        raise UsageError("--insecure-no-auth contradicts --tokens/--jwt-public-key", "drop one")
     return Authenticator(store, verifier)
 
 
@@ -273,11 +275,11 @@ def parse_listen(text: str) -> tuple[str, int]:
 
     match = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})|([^:\[\]]+):(\d{1,5})", text)
     if match is None:
-        raise UsageError(f"bad --listen {text!r} — use HOST:PORT, e.g. 127.0.0.1:8765")
+        raise UsageError(f"bad --listen {text!r}", "use HOST:PORT, e.g. 127.0.0.1:8765")
     host = match.group(1) or match.group(3)
     port = int(match.group(2) or match.group(4))
     if port > 65535:
-        raise UsageError(f"bad --listen port {port} — use 0 to 65535")
+        raise UsageError(f"bad --listen port {port}", "use 0 to 65535")
     return host, port
 
 
@@ -287,7 +289,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
     match = re.fullmatch(r"(\d{1,4})x(\d{1,4})", text)
     if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
-        raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
+        raise UsageError(f"bad --size {text!r}", "use COLSxROWS, e.g. 120x40")
     return int(match.group(1)), int(match.group(2))
 
 

@@ -105,7 +105,7 @@ def parse_duration(text: str) -> dt.timedelta:
 
     match = _DURATION.fullmatch(text.strip())
     if match is None or int(match.group(1)) == 0:
-        raise UsageError(f"bad --expires {text!r} — use a number and s, m, h, d or w, e.g. 7d")
+        raise UsageError(f"bad --expires {text!r}", "use a number and s, m, h, d or w, e.g. 7d")
     return dt.timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
 
 

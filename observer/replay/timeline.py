@@ -233,7 +233,7 @@ class Timeline:
     @staticmethod
     def _changed() -> CastFormatError:
         return CastFormatError(
-            "the recording changed on disk while it was replayed — open it again"
+            "the recording changed on disk while it was replayed", "open it again"
         )
 
     def count_at(self, time: float) -> int:

@@ -96,7 +96,7 @@ def parse_moment(text: str) -> float:
             seconds = seconds * 60 + value
     except ValueError:
         raise UsageError(
-            f"--at {text!r} is not a moment — give seconds (12.5), M:SS or H:MM:SS"
+            f"--at {text!r} is not a moment", "give seconds (12.5), M:SS or H:MM:SS"
         ) from None
     return seconds
 
@@ -115,20 +115,20 @@ def run(args: argparse.Namespace) -> int:
     moment = parse_moment(args.at) if args.at is not None else None
     if args.idle_limit is not None and not 0 < args.idle_limit < float("inf"):
         raise UsageError(
-            f"--idle-limit {args.idle_limit} is not a positive number of seconds — e.g. 2"
+            f"--idle-limit {args.idle_limit} is not a positive number of seconds", "e.g. 2"
         )
     if not args.raw and _looks_like_asciicast(args.file):
         model, title, theme = _play_cast(args, size, moment)
     else:
         if size is None:
             raise UsageError(
-                f"{args.file} is not an asciicast recording, so it is read as raw terminal "
-                "bytes — give their terminal size with --size COLSxROWS"
+                f"{args.file} is not an asciicast recording, so it is read as raw terminal bytes",
+                "give their terminal size with --size COLSxROWS",
             )
         if moment is not None or args.at_marker is not None:
             raise UsageError(
-                f"{args.file} is raw terminal bytes, which have no times or markers — "
-                "drop --at/--at-marker"
+                f"{args.file} is raw terminal bytes, which have no times or markers",
+                "drop --at/--at-marker",
             )
         model, title, theme = _play_raw(args.file, size), None, None
     _emit(_format(model, args, title, theme))

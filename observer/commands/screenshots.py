@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(
-            f"cannot create {args.out}: {error.strerror} — choose another --out"
+            f"cannot create {args.out}: {error.strerror}", "choose another --out"
         ) from None
 
     async def save_all() -> None:

@@ -190,8 +190,8 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         # system's own words for the errno instead.
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise UsageError(
-            f"cannot listen on {options['host']}:{options['port']}: {reason}"
-            " — pick another --listen address"
+            f"cannot listen on {options['host']}:{options['port']}: {reason}",
+            "pick another --listen address",
         ) from None
     ids = ", ".join(options["identifiers"])
     print(
@@ -233,7 +233,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
     if args.jwt_public_key is not None:
         if not args.jwt_audience:
             raise UsageError(
-                "--jwt-public-key needs --jwt-audience — name the audience tokens carry"
+                "--jwt-public-key needs --jwt-audience", "name the audience tokens carry"
             )
         try:
             pem = args.jwt_public_key.read_bytes()
@@ -244,19 +244,20 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
         )
     if store is not None and len(store) == 0 and verifier is None:
         raise UsageError(
-            f"{args.tokens} holds no token digest — add one with "
-            f"`observer token issue control --file {args.tokens}`"
+            f"{args.tokens} holds no token digest",
+            f"add one with `observer token issue control --file {args.tokens}`",
         )
     if store is None and verifier is None:
         if not args.insecure_no_auth:
             raise UsageError(
-                "no way to authenticate observers — pass --tokens FILE (create it "
-                "with `observer token issue control --file FILE`) or --jwt-public-key"
+                "no way to authenticate observers",
+                "pass --tokens FILE (create it with `observer token issue control --file FILE`) "
+                "or --jwt-public-key",
             )
         if not loopback_addresses(host):
             raise UsageError(
-                "--insecure-no-auth only works with a loopback --listen address "
-                "— use --tokens to listen on other interfaces"
+                "--insecure-no-auth only works with a loopback --listen address",
+                "use --tokens to listen on other interfaces",
             )
         print(
             "observer serve: WARNING: no authentication; anybody on this machine can type "

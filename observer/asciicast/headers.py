@@ -13,8 +13,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from observer.asciicast.events import Header, check_size
+from observer.asciicast.events import Header
 from observer.errors import joined
+from observer.terminal.size import SizeError, check_size
 
 _SHARED_KEYS = ("timestamp", "title", "env", "theme", "idle_time_limit", "command")
 
@@ -116,8 +117,8 @@ def _size(cols: object, rows: object, cols_name: str, rows_name: str) -> tuple[i
     assert isinstance(cols, int) and isinstance(rows, int)
     try:
         check_size(cols, rows)
-    except ValueError as error:
-        raise HeaderError(f"absurd terminal size: {error}") from None
+    except SizeError as error:
+        raise HeaderError(f"absurd terminal size: {error.what}") from None
     return cols, rows
 
 

@@ -28,9 +28,10 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from observer.asciicast.events import OUTPUT, RESIZE, Event, Header, parse_size
+from observer.asciicast.events import OUTPUT, RESIZE, Event, Header
 from observer.asciicast.headers import HeaderError, header_from_json
 from observer.errors import CastFormatError
+from observer.terminal.size import SizeError, parse_size
 
 V1_MAX_CHARS = 64 * 1024 * 1024
 """A v1 document is loaded whole; beyond this size it is refused instead of exhausting memory."""
@@ -336,8 +337,8 @@ def parse_event_line(line: str) -> tuple[float, str, str]:
     if code == RESIZE:
         try:
             parse_size(data)
-        except ValueError as error:
-            raise _Damage(f"bad resize event: {error}") from None
+        except SizeError as error:
+            raise _Damage(f"bad resize event: {error.what}") from None
     return time, code, data
 
 

@@ -103,15 +103,12 @@ def parse_moment(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Render the screen and print it; return the exit status."""
-    from observer.asciicast import parse_size
     from observer.errors import UsageError
+    from observer.terminal.size import parse_size
 
     size = None
     if args.size is not None:
-        try:
-            size = parse_size(args.size)
-        except ValueError as error:
-            raise UsageError(f"--size: {error}", "e.g. --size 80x24") from None
+        size = parse_size(args.size, "--size")
     moment = parse_moment(args.at) if args.at is not None else None
     if args.idle_limit is not None and not 0 < args.idle_limit < float("inf"):
         raise UsageError(

@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from observer.errors import UsageError
+    from observer.terminal.size import parse_size
 
     # The PTY reader thread must get the GIL back quickly: the PTY holds ~20 KiB, and the
     # default 5 ms switch interval would cap the agent's output at a few MB/s under load.
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
         raise UsageError("--max-connections and --max-per-token must be 1 or more")
     host, port = parse_listen(args.listen)
-    cols, rows = parse_size(args.size)
+    cols, rows = parse_size(args.size, "--size")
     auth = _authenticator(args, host)
     logging.basicConfig(level=logging.INFO, format="observer serve: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -282,16 +283,6 @@ def parse_listen(text: str) -> tuple[str, int]:
     if port > 65535:
         raise UsageError(f"bad --listen port {port}", "use 0 to 65535")
     return host, port
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``COLSxROWS`` to two integers within 1..1000."""
-    from observer.errors import UsageError
-
-    match = re.fullmatch(r"(\d{1,4})x(\d{1,4})", text)
-    if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
-        raise UsageError(f"bad --size {text!r}", "use COLSxROWS, e.g. 120x40")
-    return int(match.group(1)), int(match.group(2))
 
 
 def _url_host(host: str) -> str:

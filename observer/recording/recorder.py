@@ -30,19 +30,17 @@ from observer.asciicast import (
     EXIT,
     INPUT,
     MARKER,
-    MAX_SIZE,
-    MIN_SIZE,
     OUTPUT,
     RESIZE,
     CastFormat,
     CastWriter,
     Header,
-    format_size,
 )
 from observer.asciicast.redact import Redactor
 from observer.client.recording_policy import RecordingPolicy
 from observer.errors import InvalidState, ObserverError, UsageError
 from observer.recording.spool import Spool
+from observer.terminal.size import MAX_SIZE, MIN_SIZE, format_size
 
 __all__ = ["HOLD_LIMIT", "Clock", "Recorder", "endpoint_host", "recording_policy"]
 

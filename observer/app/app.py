@@ -85,7 +85,7 @@ class ObserverApp(App[int]):
         name = theme or DEFAULT_DARK
         if name not in self.theme_specs:
             known = ", ".join(sorted(self.theme_specs))
-            raise ThemeError(f"no theme named {name!r} — choose one of: {known}")
+            raise ThemeError(f"no theme named {name!r}", f"choose one of: {known}")
         self.theme = name
         for builtin in BUILTIN_THEMES:
             if builtin not in self.theme_specs:

@@ -34,7 +34,7 @@ def load_recognisers(config_dir: Path | None) -> tuple[Recognisers, list[UsageEr
     except FileNotFoundError:
         return built_in, []
     except (OSError, UnicodeDecodeError) as error:
-        return built_in, [UsageError(f"cannot read {path} ({error}) — check its permissions")]
+        return built_in, [UsageError(f"cannot read {path} ({error})", "check its permissions")]
     try:
         return Recognisers.parse(text, str(path)) + built_in, []
     except UsageError as error:

@@ -24,11 +24,6 @@ EXIT: Final = "x"
 
 KNOWN_CODES: Final = frozenset({OUTPUT, INPUT, RESIZE, MARKER, EXIT})
 
-MIN_SIZE: Final = 1
-MAX_SIZE: Final = 10_000
-"""Terminal sizes outside ``MIN_SIZE..MAX_SIZE`` columns or rows are treated as corrupt: no real
-terminal is 10,000 cells wide, and a model of that size would exhaust memory."""
-
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -75,43 +70,3 @@ class Header:
     command: str | None = None
     term_type: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """Parse ``"COLSxROWS"`` (a resize event's data, or a ``--size`` argument).
-
-    Args:
-        text: The size, e.g. ``"80x24"``.
-
-    Returns:
-        ``(cols, rows)``.
-
-    Raises:
-        ValueError: The text is not two decimal numbers joined by ``x``, or a number is outside
-            ``MIN_SIZE..MAX_SIZE``.
-    """
-    cols_text, sep, rows_text = text.strip().lower().partition("x")
-    if not sep or not _is_number(cols_text) or not _is_number(rows_text):
-        shown = text if len(text) <= 24 else text[:20] + "…"
-        raise ValueError(f"size {shown!r} is not COLSxROWS of at most 9 digits each, e.g. 80x24")
-    cols, rows = int(cols_text), int(rows_text)
-    check_size(cols, rows)
-    return cols, rows
-
-
-def _is_number(text: str) -> bool:
-    # ASCII digits only: str.isdecimal() also accepts other scripts' digits, which no writer emits.
-    # At most 9 of them: int() refuses thousands of digits with a message of its own.
-    return text.isascii() and text.isdecimal() and len(text) <= 9
-
-
-def check_size(cols: int, rows: int) -> None:
-    """Raise ``ValueError`` unless both dimensions are within ``MIN_SIZE..MAX_SIZE``."""
-    for name, value in (("columns", cols), ("rows", rows)):
-        if not MIN_SIZE <= value <= MAX_SIZE:
-            raise ValueError(f"{value} {name} is outside {MIN_SIZE}..{MAX_SIZE}")
-
-
-def format_size(cols: int, rows: int) -> str:
-    """Return the ``"COLSxROWS"`` form used by resize events."""
-    return f"{cols}x{rows}"

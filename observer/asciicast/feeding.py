@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from observer.asciicast.events import OUTPUT, RESIZE, Event, parse_size
+from observer.asciicast.events import OUTPUT, RESIZE, Event
 from observer.asciicast.transforms import until as events_until
+from observer.terminal.size import parse_size
 
 FEED_AT_ONCE = 1024 * 1024
 """Most characters of consecutive output joined into one ``feed`` (the model's screen is the same

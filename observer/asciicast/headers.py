@@ -13,13 +13,25 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from observer.asciicast.events import Header, check_size
+from observer.asciicast.events import Header
+from observer.errors import joined
+from observer.terminal.size import SizeError, check_size
 
 _SHARED_KEYS = ("timestamp", "title", "env", "theme", "idle_time_limit", "command")
 
 
 class HeaderError(ValueError):
-    """The header object cannot describe a playable recording (message says why)."""
+    """The header object cannot describe a playable recording.
+
+    Args:
+        what: What is wrong with the header.
+        advice: What the reader can do; by default, that the header is damaged.
+    """
+
+    def __init__(self, what: str, advice: str = "the header is damaged") -> None:
+        self.what = what
+        self.advice = advice
+        super().__init__(joined(what, advice))
 
 
 def header_from_json(obj: Mapping[str, Any]) -> Header:
@@ -31,7 +43,7 @@ def header_from_json(obj: Mapping[str, Any]) -> Header:
     version = obj.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version not in (1, 2, 3):
         raise HeaderError(
-            f"unsupported asciicast version {version!r} — observer reads versions 1, 2 and 3"
+            f"unsupported asciicast version {version!r}", "observer reads versions 1, 2 and 3"
         )
     rest = dict(obj)
     del rest["version"]
@@ -105,8 +117,8 @@ def _size(cols: object, rows: object, cols_name: str, rows_name: str) -> tuple[i
     assert isinstance(cols, int) and isinstance(rows, int)
     try:
         check_size(cols, rows)
-    except ValueError as error:
-        raise HeaderError(f"absurd terminal size: {error}") from None
+    except SizeError as error:
+        raise HeaderError(f"absurd terminal size: {error.what}") from None
     return cols, rows
 
 

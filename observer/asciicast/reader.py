@@ -28,9 +28,10 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from observer.asciicast.events import OUTPUT, RESIZE, Event, Header, parse_size
+from observer.asciicast.events import OUTPUT, RESIZE, Event, Header
 from observer.asciicast.headers import HeaderError, header_from_json
 from observer.errors import CastFormatError
+from observer.terminal.size import SizeError, parse_size
 
 V1_MAX_CHARS = 64 * 1024 * 1024
 """A v1 document is loaded whole; beyond this size it is refused instead of exhausting memory."""
@@ -143,40 +144,41 @@ class CastReader:
             self._lineno += 1
         return line
 
-    def _error(self, message: str, line: int | None) -> CastFormatError:
-        return CastFormatError(message, path=self.path, line=line)
+    def _error(self, what: str, advice: str, line: int | None) -> CastFormatError:
+        return CastFormatError(what, advice, path=self.path, line=line)
 
     def _read_header(self) -> Header:
         first = self._next_line()
         while first is not None and not first.strip():
             first = self._next_line()
         if first is None:
-            raise self._error("the file is empty — it holds no asciicast header", None)
+            raise self._error("the file is empty", "it holds no asciicast header", None)
         header_line = self._lineno
         text = first.lstrip("\ufeff")
         try:
             obj = _loads(text)
         except _OutOfRange as damage:
             raise self._error(
-                f"the header holds {damage} — the file is damaged", header_line
+                f"the header holds {damage}", "the file is damaged", header_line
             ) from None
         except _Damage as damage:
             obj = self._read_v1_document(text, header_line, damage)
         if not isinstance(obj, dict):
             raise self._error(
-                "the first line is not an asciicast header object — is this an asciicast file?",
+                "the first line is not an asciicast header object",
+                "is this an asciicast file?",
                 header_line,
             )
         try:
             header = header_from_json(obj)
         except HeaderError as error:
-            message = str(error) if " — " in str(error) else f"{error} — the header is damaged"
-            raise self._error(message, header_line) from None
+            raise self._error(error.what, error.advice, header_line) from None
         if header.version == 1:
             frames = obj.get("stdout")
             if not isinstance(frames, list):
                 raise self._error(
-                    'the v1 document has no "stdout" list of frames — the file is damaged',
+                    'the v1 document has no "stdout" list of frames',
+                    "the file is damaged",
                     header_line,
                 )
             self._v1_frames = frames
@@ -187,7 +189,7 @@ class CastReader:
         """The first line is not a JSON document: it may open a multi-line v1 document."""
         if not first.lstrip().startswith("{"):
             raise self._error(
-                f"the header is {damage} — is this an asciicast file?", first_line
+                f"the header is {damage}", "is this an asciicast file?", first_line
             ) from None
         parts = [first]
         size = len(first)
@@ -200,27 +202,28 @@ class CastReader:
             size += len(line)
             if size > V1_MAX_CHARS:
                 raise self._error(
-                    "a v1 recording larger than 64 MiB is not supported — "
+                    "a v1 recording larger than 64 MiB is not supported",
                     "convert it to v3 with `asciinema convert`",
                     None,
                 )
         if len(parts) == 1:
-            raise self._error(f"the header is {damage} — the file is damaged", first_line)
+            raise self._error(f"the header is {damage}", "the file is damaged", first_line)
         try:
             return _DECODER.decode("".join(parts))
         except json.JSONDecodeError as error:
             raise self._error(
-                f"not valid JSON ({error.msg}) — the v1 recording is damaged",
+                f"not valid JSON ({error.msg})",
+                "the v1 recording is damaged",
                 first_line + error.lineno - 1,
             ) from None
         except (_Damage, RecursionError) as error:
             reason = error if isinstance(error, _Damage) else "JSON nested too deeply"
-            raise self._error(f"{reason} — the v1 recording is damaged", first_line) from None
+            raise self._error(str(reason), "the v1 recording is damaged", first_line) from None
 
     # -- events -------------------------------------------------------------------------------
 
-    def _damaged(self, message: str, line: int, *, cut_off: bool) -> None:
-        error = self._error(message, line)
+    def _damaged(self, what: str, advice: str, line: int, *, cut_off: bool) -> None:
+        error = self._error(what, advice, line)
         if not cut_off and not self.lenient:
             raise error
         self.skipped += 1
@@ -238,7 +241,7 @@ class CastReader:
                 if not isinstance(data, str):
                     raise _Damage("a v1 frame's data must be a string")
             except _Damage as damage:
-                self._damaged(f"{damage} — the recording is damaged", self._v1_line, cut_off=False)
+                self._damaged(str(damage), "the recording is damaged", self._v1_line, cut_off=False)
                 continue
             if delay < 0:
                 self.clamped += 1
@@ -309,7 +312,7 @@ class CastReader:
             cut_off = peeked is None
             if peeked is not None:
                 rest = itertools.chain((peeked,), lines)
-        self._damaged(f"{damage} — the file is damaged", lineno, cut_off=cut_off)
+        self._damaged(str(damage), "the file is damaged", lineno, cut_off=cut_off)
         return rest
 
     @staticmethod
@@ -334,8 +337,8 @@ def parse_event_line(line: str) -> tuple[float, str, str]:
     if code == RESIZE:
         try:
             parse_size(data)
-        except ValueError as error:
-            raise _Damage(f"bad resize event: {error}") from None
+        except SizeError as error:
+            raise _Damage(f"bad resize event: {error.what}") from None
     return time, code, data
 
 

@@ -126,7 +126,7 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise UsageError(f"cannot read token file {path}: {reason} — check the path") from None
+        raise UsageError(f"cannot read token file {path}: {reason}", "check the path") from None
 
 
 def append_entry(path: Path, entry: TokenEntry) -> None:
@@ -141,7 +141,7 @@ def append_entry(path: Path, entry: TokenEntry) -> None:
                 line = "\n" + line  # the file's last line had no newline: keep lines apart
             out.write(line.encode())
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror} — check the path") from None
+        raise UsageError(f"cannot write {path}: {error.strerror}", "check the path") from None
 
 
 def remove_entries(path: Path, digests: Iterable[str]) -> None:
@@ -173,4 +173,4 @@ def remove_entries(path: Path, digests: Iterable[str]) -> None:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
-        raise UsageError(f"cannot rewrite {path}: {error.strerror} — check the path") from None
+        raise UsageError(f"cannot rewrite {path}: {error.strerror}", "check the path") from None

@@ -165,13 +165,13 @@ class JwtVerifier:
             from cryptography.hazmat.primitives import serialization
         except ImportError:
             raise UsageError(
-                "JWT support needs PyJWT — install it with `pip install 'observer-tty[jwt]'`"
+                "JWT support needs PyJWT", "install it with `pip install 'observer-tty[jwt]'`"
             ) from None
         try:
             key = serialization.load_pem_public_key(public_key_pem)
         except (ValueError, TypeError):
             raise UsageError(
-                "the JWT public key is not a PEM public key — pass the PEM file"
+                "the JWT public key is not a PEM public key", "pass the PEM file"
             ) from None
         self._key: Any = key
         self._algorithm = _algorithm_for(key)
@@ -231,7 +231,7 @@ def _algorithm_for(key: Any) -> str:
             return by_curve[key.curve.name]
     if isinstance(key, ed25519.Ed25519PublicKey | ed448.Ed448PublicKey):
         return "EdDSA"
-    raise UsageError("unsupported JWT public key type — use an RSA, P-256/384/521 or Ed25519 key")
+    raise UsageError("unsupported JWT public key type", "use an RSA, P-256/384/521 or Ed25519 key")
 
 
 class Authenticator:

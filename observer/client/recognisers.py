@@ -92,7 +92,7 @@ class Recognisers:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
-            raise UsageError(f"{source} is not valid TOML ({error}) — fix or remove it") from None
+            raise UsageError(f"{source} is not valid TOML ({error})", "fix or remove it") from None
         agents = data.get("agents", [])
         if not isinstance(agents, list):
             raise UsageError(f"{source}: agents must be a list of [[agents]] tables")
@@ -101,7 +101,7 @@ class Recognisers:
 
 def _agent_rules(agent: object, source: str) -> list[Rule]:
     if not isinstance(agent, Mapping) or not isinstance(agent.get("name"), str):
-        raise UsageError(f'{source}: each [[agents]] needs a name — add name = "..."')
+        raise UsageError(f"{source}: each [[agents]] needs a name", 'add name = "..."')
     name = agent["name"]
     rules = agent.get("rules", [])
     if not isinstance(rules, list):
@@ -117,14 +117,14 @@ def _rule(agent: str, rule: object, source: str) -> Rule:
     attention = rule.get("attention")
     if len(keys) != 1 or not isinstance(attention, str) or not attention.strip():
         raise UsageError(
-            f"{source}: {agent}: each rule needs exactly {where}, and an attention — "
-            'e.g. { cursor = "> $", attention = "waiting for input" }'
+            f"{source}: {agent}: each rule needs exactly {where}, and an attention",
+            'e.g. { cursor = "> $", attention = "waiting for input" }',
         )
     expression = rule[keys[0]]
     try:
         pattern = re.compile(str(expression), re.IGNORECASE)
     except re.error as error:
         raise UsageError(
-            f"{source}: {agent}: {expression!r} is not a regular expression ({error}) — fix it"
+            f"{source}: {agent}: {expression!r} is not a regular expression ({error})", "fix it"
         ) from None
     return Rule(agent, keys[0], pattern, attention.strip()[:MAX_ATTENTION])

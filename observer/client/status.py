@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from observer.errors import what_happened
 from observer.protocol.events import Arbitration, Holder
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class SessionStatus:
         """
         if self.connection == "connected":
             return ""
-        return self.reason.partition(" — ")[0].strip()
+        return what_happened(self.reason)
 
     def summary(self) -> str:
         """A short plain-text state for a tile's title line."""

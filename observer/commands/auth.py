@@ -107,11 +107,11 @@ def _login(store: TokenStore, url: str, *, from_stdin: bool) -> int:
         except EOFError:  # Ctrl-D, or no terminal and nothing on stdin
             print(file=sys.stderr)
             raise UsageError(
-                "no token was given (the input ended) — paste the token at the prompt, "
-                "or pipe it with --token-stdin"
+                "no token was given (the input ended)",
+                "paste the token at the prompt, or pipe it with --token-stdin",
             ) from None
     if not token:
-        raise UsageError("no token was given — paste the token, or pipe it with --token-stdin")
+        raise UsageError("no token was given", "paste the token, or pipe it with --token-stdin")
     store.set(origin, token)
     info = inspect_token(Secret(token), origin, "keyring")
     print(f"stored a token for {origin} in the keyring ({info.describe(_now())})")

@@ -85,5 +85,5 @@ def run(args: argparse.Namespace) -> int:
     from observer.errors import UsageError
 
     if args.record is not None and args.record.exists():
-        raise UsageError(f"{args.record} already exists — choose another file name")
+        raise UsageError(f"{args.record} already exists", "choose another file name")
     return asyncio.run(_run(args))

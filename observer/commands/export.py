@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         args.output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(
-            f"cannot write {args.output}: {error.strerror} — choose another -o"
+            f"cannot write {args.output}: {error.strerror}", "choose another -o"
         ) from None
     return 0
 

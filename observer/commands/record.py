@@ -90,17 +90,6 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(_record(args))
 
 
-def _size(text: str) -> tuple[int, int]:
-    from observer.errors import UsageError
-
-    cols, _, rows = text.lower().partition("x")
-    if not (cols.isdigit() and rows.isdigit()) or not (
-        0 < int(cols) <= 1000 and 0 < int(rows) <= 1000
-    ):
-        raise UsageError(f"--size {text!r} is not COLSxROWS — write it like 120x40")
-    return int(cols), int(rows)
-
-
 async def _token(url: str) -> tuple[Any, Exception | None]:
     from observer.credentials.store import TokenStore
     from observer.errors import TokenStoreError
@@ -119,10 +108,11 @@ async def _record(args: argparse.Namespace) -> int:
     from observer.errors import ConnectionFailed
     from observer.protocol.adapters import parse_protocol
     from observer.recording.recorder import recording_policy
+    from observer.terminal.size import parse_size
     from observer.transport.connection import Connection
     from observer.transport.settings import API_VERSION, ConnectionSettings
 
-    cols, rows = _size(args.size)
+    cols, rows = parse_size(args.size, "--size")
     settings = ConnectionSettings(
         args.url,
         identifier=args.identifier,

@@ -96,39 +96,36 @@ def parse_moment(text: str) -> float:
             seconds = seconds * 60 + value
     except ValueError:
         raise UsageError(
-            f"--at {text!r} is not a moment — give seconds (12.5), M:SS or H:MM:SS"
+            f"--at {text!r} is not a moment", "give seconds (12.5), M:SS or H:MM:SS"
         ) from None
     return seconds
 
 
 def run(args: argparse.Namespace) -> int:
     """Render the screen and print it; return the exit status."""
-    from observer.asciicast import parse_size
     from observer.errors import UsageError
+    from observer.terminal.size import parse_size
 
     size = None
     if args.size is not None:
-        try:
-            size = parse_size(args.size)
-        except ValueError as error:
-            raise UsageError(f"--size: {error} — e.g. --size 80x24") from None
+        size = parse_size(args.size, "--size")
     moment = parse_moment(args.at) if args.at is not None else None
     if args.idle_limit is not None and not 0 < args.idle_limit < float("inf"):
         raise UsageError(
-            f"--idle-limit {args.idle_limit} is not a positive number of seconds — e.g. 2"
+            f"--idle-limit {args.idle_limit} is not a positive number of seconds", "e.g. 2"
         )
     if not args.raw and _looks_like_asciicast(args.file):
         model, title, theme = _play_cast(args, size, moment)
     else:
         if size is None:
             raise UsageError(
-                f"{args.file} is not an asciicast recording, so it is read as raw terminal "
-                "bytes — give their terminal size with --size COLSxROWS"
+                f"{args.file} is not an asciicast recording, so it is read as raw terminal bytes",
+                "give their terminal size with --size COLSxROWS",
             )
         if moment is not None or args.at_marker is not None:
             raise UsageError(
-                f"{args.file} is raw terminal bytes, which have no times or markers — "
-                "drop --at/--at-marker"
+                f"{args.file} is raw terminal bytes, which have no times or markers",
+                "drop --at/--at-marker",
             )
         model, title, theme = _play_raw(args.file, size), None, None
     _emit(_format(model, args, title, theme))
@@ -231,10 +228,10 @@ def _feed_events(
     if fed.stopped_at is not None:
         return
     if not seen.labels:
-        raise UsageError(f"{path} has no markers — render a moment with --at SECONDS")
+        raise UsageError(f"{path} has no markers", "render a moment with --at SECONDS")
     known = ", ".join(repr(label) for label in seen.labels)  # repr: labels are untrusted text
     more = f" and {len(seen.others)} more" if seen.others else ""
-    raise UsageError(f"{path} has no marker {marker!r} — its markers are {known}{more}")
+    raise UsageError(f"{path} has no marker {marker!r}", f"its markers are {known}{more}")
 
 
 def _warn_about_damage(reader: CastReader) -> None:
@@ -262,7 +259,7 @@ def _play_raw(path: str, size: tuple[int, int]) -> TerminalModel:
             while chunk := stream.read(RAW_CHUNK):
                 model.feed(chunk)
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror} — check the file") from None
+        raise UsageError(f"cannot read {path}: {error.strerror}", "check the file") from None
     return model
 
 

@@ -53,10 +53,10 @@ def run(args: argparse.Namespace) -> int:
     from observer.runtime.config import config_dir, load_config
 
     if not 0.25 <= args.speed <= 16:
-        raise UsageError(f"--speed {args.speed:g} is outside 0.25..16 — e.g. --speed 2")
+        raise UsageError(f"--speed {args.speed:g} is outside 0.25..16", "e.g. --speed 2")
     limit = args.idle_limit
     if limit is not None and not 0 < limit < float("inf"):
-        raise UsageError(f"--idle-limit {limit:g} is not a positive number of seconds — e.g. 2")
+        raise UsageError(f"--idle-limit {limit:g} is not a positive number of seconds", "e.g. 2")
     with open_cast(args.file, lenient=args.lenient) as reader:  # header errors: before the app
         header = reader.header
     if limit is None and header.idle_time_limit and header.idle_time_limit > 0:
@@ -83,6 +83,8 @@ def with_lenient_hint(error: Exception, lenient: bool) -> Exception:
     from observer.errors import CastFormatError
 
     if isinstance(error, CastFormatError) and not lenient and error.line and error.line > 1:
-        hint = f"{error.reason} (--lenient skips damaged lines and plays the rest)"
-        return CastFormatError(hint, path=error.path, line=error.line)
+        hint = "--lenient skips damaged lines and plays the rest"
+        advice = f"{error.advice} ({hint})" if error.advice else None
+        reason = error.reason if advice else f"{error.reason} ({hint})"
+        return CastFormatError(reason, advice, path=error.path, line=error.line)
     return error

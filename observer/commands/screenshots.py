@@ -36,12 +36,12 @@ def run(args: argparse.Namespace) -> int:
     scenes = [s for s in SCENES if not args.only or s.name in args.only]
     if not scenes:
         known = ", ".join(s.name for s in SCENES)
-        raise UsageError(f"no view named {', '.join(args.only)} — choose from {known}")
+        raise UsageError(f"no view named {', '.join(args.only)}", f"choose from {known}")
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(
-            f"cannot create {args.out}: {error.strerror} — choose another --out"
+            f"cannot create {args.out}: {error.strerror}", "choose another --out"
         ) from None
 
     async def save_all() -> None:

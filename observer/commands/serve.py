@@ -129,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
     import logging
 
     from observer.errors import UsageError
+    from observer.terminal.size import parse_size
 
     # The PTY reader thread must get the GIL back quickly: the PTY holds ~20 KiB, and the
     # default 5 ms switch interval would cap the agent's output at a few MB/s under load.
@@ -138,11 +139,13 @@ def run(args: argparse.Namespace) -> int:
     if command[:1] == ["--"]:
         command = command[1:]
     if not command:
-        raise UsageError("no command to run — put it after `--`, e.g. `observer serve ... -- bash`")
+        raise UsageError(
+            "no command to run", "put it after `--`, e.g. `observer serve ... -- bash`"
+        )
     if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
         raise UsageError("--max-connections and --max-per-token must be 1 or more")
     host, port = parse_listen(args.listen)
-    cols, rows = parse_size(args.size)
+    cols, rows = parse_size(args.size, "--size")
     auth = _authenticator(args, host)
     logging.basicConfig(level=logging.INFO, format="observer serve: %(message)s", stream=sys.stderr)
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -188,8 +191,8 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         # system's own words for the errno instead.
         reason = os.strerror(error.errno) if error.errno else str(error)
         raise UsageError(
-            f"cannot listen on {options['host']}:{options['port']}: {reason}"
-            " — pick another --listen address"
+            f"cannot listen on {options['host']}:{options['port']}: {reason}",
+            "pick another --listen address",
         ) from None
     ids = ", ".join(options["identifiers"])
     print(
@@ -231,7 +234,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
     if args.jwt_public_key is not None:
         if not args.jwt_audience:
             raise UsageError(
-                "--jwt-public-key needs --jwt-audience — name the audience tokens carry"
+                "--jwt-public-key needs --jwt-audience", "name the audience tokens carry"
             )
         try:
             pem = args.jwt_public_key.read_bytes()
@@ -242,19 +245,20 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
         )
     if store is not None and len(store) == 0 and verifier is None:
         raise UsageError(
-            f"{args.tokens} holds no token digest — add one with "
-            f"`observer token issue control --file {args.tokens}`"
+            f"{args.tokens} holds no token digest",
+            f"add one with `observer token issue control --file {args.tokens}`",
         )
     if store is None and verifier is None:
         if not args.insecure_no_auth:
             raise UsageError(
-                "no way to authenticate observers — pass --tokens FILE (create it "
-                "with `observer token issue control --file FILE`) or --jwt-public-key"
+                "no way to authenticate observers",
+                "pass --tokens FILE (create it with `observer token issue control --file FILE`) "
+                "or --jwt-public-key",
             )
         if not loopback_addresses(host):
             raise UsageError(
-                "--insecure-no-auth only works with a loopback --listen address "
-                "— use --tokens to listen on other interfaces"
+                "--insecure-no-auth only works with a loopback --listen address",
+                "use --tokens to listen on other interfaces",
             )
         print(
             "observer serve: WARNING: no authentication; anybody on this machine can type "
@@ -263,7 +267,7 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
         )
         return None
     if args.insecure_no_auth:
-        raise UsageError("--insecure-no-auth contradicts --tokens/--jwt-public-key — drop one")
+        raise UsageError("--insecure-no-auth contradicts --tokens/--jwt-public-key", "drop one")
     return Authenticator(store, verifier)
 
 
@@ -273,22 +277,12 @@ def parse_listen(text: str) -> tuple[str, int]:
 
     match = re.fullmatch(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})|([^:\[\]]+):(\d{1,5})", text)
     if match is None:
-        raise UsageError(f"bad --listen {text!r} — use HOST:PORT, e.g. 127.0.0.1:8765")
+        raise UsageError(f"bad --listen {text!r}", "use HOST:PORT, e.g. 127.0.0.1:8765")
     host = match.group(1) or match.group(3)
     port = int(match.group(2) or match.group(4))
     if port > 65535:
-        raise UsageError(f"bad --listen port {port} — use 0 to 65535")
+        raise UsageError(f"bad --listen port {port}", "use 0 to 65535")
     return host, port
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``COLSxROWS`` to two integers within 1..1000."""
-    from observer.errors import UsageError
-
-    match = re.fullmatch(r"(\d{1,4})x(\d{1,4})", text)
-    if match is None or not all(1 <= int(n) <= 1000 for n in match.groups()):
-        raise UsageError(f"bad --size {text!r} — use COLSxROWS, e.g. 120x40")
-    return int(match.group(1)), int(match.group(2))
 
 
 def _url_host(host: str) -> str:

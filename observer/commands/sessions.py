@@ -103,7 +103,8 @@ def fetch(endpoint: Endpoint, token: Secret | None, api_version: str) -> tuple[i
     except (OSError, http.client.HTTPException) as error:
         reason = getattr(error, "strerror", None) or type(error).__name__
         raise ConnectionFailed(
-            f"cannot reach {endpoint.origin}: {reason} — check the URL and that the server runs",
+            f"cannot reach {endpoint.origin}: {reason}",
+            "check the URL and that the server runs",
             retryable=False,
         ) from None
     finally:
@@ -120,11 +121,11 @@ def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exce
     text = sanitize(body.strip().splitlines()[0] if body.strip() else "")[:200]
     if status in (401, 403) and text in ("", "Unauthenticated"):
         what = "requires a token" if not has_token else "refused the token (HTTP 403)"
-        return ConnectionFailed(f"{origin} {what} — {token_advice(origin)}", retryable=False)
+        return ConnectionFailed(f"{origin} {what}", token_advice(origin), retryable=False)
     if status == 404:
         return ConnectionFailed(
-            f"{origin} does not list sessions (HTTP 404: {text}) — is it an `observer serve` "
-            "endpoint, and is its URL the one you watch?",
+            f"{origin} does not list sessions (HTTP 404: {text})",
+            "is it an `observer serve` endpoint, and is its URL the one you watch?",
             retryable=False,
             status=status,
         )
@@ -142,8 +143,8 @@ def parse_listing(body: str, endpoint: Endpoint) -> dict[str, Any]:
             raise TypeError
     except (ValueError, KeyError, TypeError):
         raise ConnectionFailed(
-            f"{endpoint.origin} answered with something that is not a list of sessions "
-            "— is it an `observer serve` endpoint?",
+            f"{endpoint.origin} answered with something that is not a list of sessions",
+            "is it an `observer serve` endpoint?",
             retryable=False,
         ) from None
     return dict(listing)

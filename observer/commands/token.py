@@ -86,12 +86,12 @@ def _issue(args: argparse.Namespace) -> int:
     if args.label is not None:
         if not LABEL.fullmatch(args.label):
             raise UsageError(
-                f"bad --label {args.label!r} — use 1-64 letters, digits, '.', '_', '@' or '-'"
+                f"bad --label {args.label!r}", "use 1-64 letters, digits, '.', '_', '@' or '-'"
             )
         if args.file.exists() and any(e.label == args.label for e in read_entries(args.file)):
             raise UsageError(
-                f"{args.file} already has a token labelled {args.label!r} — "
-                "pick another label, or revoke that token first"
+                f"{args.file} already has a token labelled {args.label!r}",
+                "pick another label, or revoke that token first",
             )
     token = new_token()
     append_entry(args.file, TokenEntry(args.role, digest(token), args.label, now, expires))
@@ -105,7 +105,7 @@ def parse_duration(text: str) -> dt.timedelta:
 
     match = _DURATION.fullmatch(text.strip())
     if match is None or int(match.group(1)) == 0:
-        raise UsageError(f"bad --expires {text!r} — use a number and s, m, h, d or w, e.g. 7d")
+        raise UsageError(f"bad --expires {text!r}", "use a number and s, m, h, d or w, e.g. 7d")
     return dt.timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
 
 
@@ -148,13 +148,13 @@ def _revoke(args: argparse.Namespace) -> int:
     found = matching(entries, args.which)
     if not found:
         raise UsageError(
-            f"no token in {args.file} has the label or digest prefix {args.which!r} — "
-            f"see `observer token list --file {args.file}`"
+            f"no token in {args.file} has the label or digest prefix {args.which!r}",
+            f"see `observer token list --file {args.file}`",
         )
     if len(found) > 1:
         raise UsageError(
-            f"{len(found)} tokens match {args.which!r} — give a longer digest prefix "
-            f"(see `observer token list --file {args.file}`)"
+            f"{len(found)} tokens match {args.which!r}",
+            f"give a longer digest prefix (see `observer token list --file {args.file}`)",
         )
     remove_entries(args.file, [found[0].digest])
     entry = found[0]

@@ -72,11 +72,11 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     urls = [t for t in args.targets if "://" in t]
     if urls:
         if len(args.targets) != 1:
-            raise UsageError("give one URL with --identifier, or profile names — not both")
+            raise UsageError("give one URL with --identifier, or profile names", "not both")
         identifier = args.identifier
         if not identifier:
             if args.protocol not in ("auto", "observer"):  # only `observer serve` lists them
-                raise UsageError(f"which session at {urls[0]}? — add --identifier ID")
+                raise UsageError(f"which session at {urls[0]}?", "add --identifier ID")
             identifier = _only_session(urls[0], args.api_version)
         return [
             Profile(
@@ -88,7 +88,7 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
             )
         ]
     if args.identifier:
-        raise UsageError("--identifier goes with a URL — profiles carry their own identifier")
+        raise UsageError("--identifier goes with a URL", "profiles carry their own identifier")
     return resolve_profiles(args.targets, load_config())
 
 
@@ -102,17 +102,17 @@ def _only_session(url: str, api_version: str | None) -> str:
         sessions = fetch_listing(url, api_version)["sessions"]
     except ConnectionFailed as error:
         if error.status == 404:  # not an `observer serve` endpoint: it cannot say
-            raise UsageError(f"which session at {url}? — add --identifier ID") from None
+            raise UsageError(f"which session at {url}?", "add --identifier ID") from None
         raise
     identifiers = [str(s.get("identifier", "")) for s in sessions]
     if len(identifiers) == 1 and identifiers[0] and sanitize(identifiers[0]) == identifiers[0]:
         return identifiers[0]  # an identifier with control characters is never taken unasked
     if not identifiers:
-        raise UsageError(f"{url} serves no session now — start one with `observer serve -- CMD`")
+        raise UsageError(f"{url} serves no session now", "start one with `observer serve -- CMD`")
     print_table(sessions)
     names = ", ".join(sanitize(i)[:60] for i in identifiers)
     count = f"{len(identifiers)} sessions" if len(identifiers) > 1 else "a session"
-    raise UsageError(f"{count} at {url} ({names}) — add --identifier ID")
+    raise UsageError(f"{count} at {url} ({names})", "add --identifier ID")
 
 
 def build_link(
@@ -183,9 +183,9 @@ def run(args: argparse.Namespace) -> int:
     profiles = _profiles(args)
     if args.record is not None:
         if len(profiles) != 1:
-            raise UsageError("--record records one session — watch one at a time to record it")
+            raise UsageError("--record records one session", "watch one at a time to record it")
         if args.record.exists():
-            raise UsageError(f"{args.record} already exists — choose another file name")
+            raise UsageError(f"{args.record} already exists", "choose another file name")
     config = load_config()
     theme = args.theme or config.theme
     if theme is not None:

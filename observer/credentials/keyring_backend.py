@@ -51,24 +51,25 @@ def resolve_backend() -> Any:
         import keyring
         from keyring.backends import chainer, fail
     except ImportError:
-        raise TokenStoreError(f"the keyring package is not installed — {FIXES}") from None
+        raise TokenStoreError("the keyring package is not installed", FIXES) from None
     explicit = _explicit_backend()
     backend = explicit or keyring.get_keyring()
     if isinstance(backend, fail.Keyring):
-        raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
+        raise TokenStoreError("no usable keyring backend was found", FIXES)
     if isinstance(backend, chainer.ChainerBackend):
         # The chainer tries its members in turn: a locked Secret Service would silently hand the
         # token to a plaintext file. Use its best safe member alone, or none.
         safe = [b for b in backend.backends if getattr(b, "priority", 0) >= 1]
         if not safe:
-            raise TokenStoreError(f"no usable keyring backend was found — {FIXES}")
+            raise TokenStoreError("no usable keyring backend was found", FIXES)
         return safe[0]
     if explicit is None:
         priority = getattr(backend, "priority", 0)
         if priority < 1:
             raise TokenStoreError(
                 f"the only keyring backend found is {backend_name(backend)}, which keyring rates "
-                f"unsafe (priority {priority}); observer does not fall back to it silently — {FIXES}"
+                f"unsafe (priority {priority}); observer does not fall back to it silently",
+                FIXES,
             )
     return backend
 
@@ -80,10 +81,10 @@ def _explicit_backend() -> Any:
     try:
         return keyring.core.load_env() or keyring.core.load_config()
     except Exception as error:  # keyring imports the named module and asks the class: anything goes
-        raise TokenStoreError(_load_failure(error)) from None
+        raise TokenStoreError(*_load_failure(error)) from None
 
 
-def _load_failure(error: Exception) -> str:
+def _load_failure(error: Exception) -> tuple[str, str]:
     chosen = os.environ.get(BACKEND_VAR, "").strip()
     where = f"{BACKEND_VAR}={chosen}" if chosen else "named in keyring's keyringrc.cfg"
     undo = f"unset {BACKEND_VAR}" if chosen else "remove it from keyringrc.cfg"
@@ -95,4 +96,4 @@ def _load_failure(error: Exception) -> str:
             f"check the class name (e.g. {ENCRYPTED_FILE}) and that its package is installed, "
             f"or {undo}"
         )
-    return f"the keyring backend {where} could not be loaded ({reason}) — {fix}"
+    return f"the keyring backend {where} could not be loaded ({reason})", fix

@@ -48,7 +48,7 @@ class OriginsIndex:
             return []
         except OSError as error:
             raise TokenStoreError(
-                f"cannot read {self.path}: {error.strerror} — check its permissions"
+                f"cannot read {self.path}: {error.strerror}", "check its permissions"
             ) from None
         return sorted({line.strip() for line in text.splitlines() if line.strip()})
 
@@ -68,5 +68,5 @@ class OriginsIndex:
                 os.replace(temporary, path)  # atomic: a crash leaves the old or the new list
             except OSError as error:
                 raise TokenStoreError(
-                    f"cannot write {path}: {error.strerror} — check its permissions"
+                    f"cannot write {path}: {error.strerror}", "check its permissions"
                 ) from None

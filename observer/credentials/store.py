@@ -165,7 +165,8 @@ class TokenStore:
             except Exception as error:  # backends raise their own types (D-Bus, OS errors...)
                 raise TokenStoreError(
                     f"the keyring ({backend_name(backend)}) could not {what} the token for "
-                    f"{origin}: {type(error).__name__} — {FIXES}"
+                    f"{origin}: {type(error).__name__}",
+                    FIXES,
                 ) from None
 
     # -- tokens --------------------------------------------------------------------------------
@@ -189,7 +190,7 @@ class TokenStore:
         origin = normalize_origin(url)
         token = token.strip()
         if not token:
-            raise TokenStoreError(f"an empty token was given for {origin} — nothing was stored")
+            raise TokenStoreError(f"an empty token was given for {origin}", "nothing was stored")
         self._call("store", origin, lambda b, o, t: b.set_password(SERVICE, o, t), origin, token)
         self._index.update(add=origin)
         return origin

@@ -27,6 +27,7 @@ from observer.protocol.events import (
     SessionStarted,
 )
 from observer.recording.castfiles import open_cast
+from observer.terminal.size import parse_size
 
 if TYPE_CHECKING:
     from textual.pilot import Pilot
@@ -84,8 +85,7 @@ def steps_from(
                 if remaining is not None:
                     remaining -= 1
             elif event.code == "r":
-                cols, _, rows = event.data.partition("x")
-                steps.append((0.0, Resized(int(cols), int(rows))))
+                steps.append((0.0, Resized(*parse_size(event.data))))
             elif event.code == "x":
                 steps.append((0.0, Exited(int(event.data))))
     return steps

@@ -59,16 +59,16 @@ def parse_endpoint(url: str) -> Endpoint:
         parts = urllib.parse.urlsplit(url.strip())
         port = parts.port
     except ValueError as error:
-        raise UsageError(f"not a valid endpoint URL ({error}) — {hint}") from None
+        raise UsageError(f"not a valid endpoint URL ({error})", hint) from None
     scheme = _SCHEMES.get(parts.scheme.lower())
     if scheme is None:
-        raise UsageError(f"unsupported URL scheme {parts.scheme!r} — {hint}")
+        raise UsageError(f"unsupported URL scheme {parts.scheme!r}", hint)
     if not parts.hostname:
-        raise UsageError(f"the URL has no host — {hint}")
+        raise UsageError("the URL has no host", hint)
     if parts.username is not None or parts.password is not None:
         raise UsageError(
-            "credentials in a URL would end up in shell history and process lists — "
-            "remove them and store the token with `observer auth login URL`"
+            "credentials in a URL would end up in shell history and process lists",
+            "remove them and store the token with `observer auth login URL`",
         )
     return Endpoint(
         scheme=scheme,

@@ -23,6 +23,7 @@ from observer.protocol.screen_frames import (
     screen_fields,
     set_view_fields,
 )
+from observer.terminal.size import MAX_SIZE
 
 SUBPROTOCOL: Final = "observer.v1"
 """WebSocket subprotocol (``Sec-WebSocket-Protocol``) the client offers and the server selects."""
@@ -31,7 +32,7 @@ API_VERSION: Final = "2024-02-02-preview"
 """The only ``api-version`` query value the endpoint accepts."""
 SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
 
-MAX_DIMENSION: Final = 1000
+MAX_DIMENSION: Final = MAX_SIZE
 RESYNC_INTERVAL: Final = 1.0
 """Seconds: the server sends a client at most one snapshot per interval for its ``resync``
 requests and for falling behind (README, "Client to server"): asked sooner, it holds the

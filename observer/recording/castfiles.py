@@ -33,11 +33,11 @@ def open_recording(name: str, *, binary: bool) -> IO[Any]:
         # errors="replace": a byte that is not UTF-8 must not hide the rest of the recording.
         return open(name, encoding="utf-8", errors="replace", newline="\n")
     except FileNotFoundError:
-        raise UsageError(f"{name} does not exist — check the file name") from None
+        raise UsageError(f"{name} does not exist", "check the file name") from None
     except IsADirectoryError:
-        raise UsageError(f"{name} is a folder — give a recording file") from None
+        raise UsageError(f"{name} is a folder", "give a recording file") from None
     except OSError as error:
-        raise UsageError(f"cannot read {name}: {error.strerror} — check its permissions") from None
+        raise UsageError(f"cannot read {name}: {error.strerror}", "check its permissions") from None
 
 
 @contextmanager
@@ -93,7 +93,8 @@ class FileSource:
                 done += len(part)
         except OSError as error:
             raise UsageError(
-                f"cannot read {self.path} any more: {error.strerror} — check that it still exists"
+                f"cannot read {self.path} any more: {error.strerror}",
+                "check that it still exists",
             ) from None
         return b"".join(parts)
 

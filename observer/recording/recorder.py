@@ -30,19 +30,17 @@ from observer.asciicast import (
     EXIT,
     INPUT,
     MARKER,
-    MAX_SIZE,
-    MIN_SIZE,
     OUTPUT,
     RESIZE,
     CastFormat,
     CastWriter,
     Header,
-    format_size,
 )
 from observer.asciicast.redact import Redactor
 from observer.client.recording_policy import RecordingPolicy
 from observer.errors import InvalidState, ObserverError, UsageError
 from observer.recording.spool import Spool
+from observer.terminal.size import MAX_SIZE, MIN_SIZE, format_size
 
 __all__ = ["HOLD_LIMIT", "Clock", "Recorder", "endpoint_host", "recording_policy"]
 
@@ -166,12 +164,12 @@ class Recorder:
             return io.FileIO(os.open(self.path, flags, 0o600), "w")
         except FileExistsError:
             raise UsageError(
-                f"{self.path} already exists — choose another file name or allow overwriting"
+                f"{self.path} already exists", "choose another file name or allow overwriting"
             ) from None
         except OSError as error:
             raise UsageError(
-                f"cannot create the recording {self.path}: {error.strerror} — "
-                "check that the folder exists and is writable"
+                f"cannot create the recording {self.path}: {error.strerror}",
+                "check that the folder exists and is writable",
             ) from None
 
     @property
@@ -325,8 +323,8 @@ class Recorder:
 
     def _write_failed(self, error: OSError) -> ObserverError:
         return ObserverError(
-            f"writing the recording {self.path} failed: {error.strerror} — "
-            "free some disk space or record to another file"
+            f"writing the recording {self.path} failed: {error.strerror}",
+            "free some disk space or record to another file",
         )
 
 

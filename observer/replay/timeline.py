@@ -24,9 +24,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from observer.asciicast import MARKER, OUTPUT, RESIZE, Event, format_size, parse_size
+from observer.asciicast import MARKER, OUTPUT, RESIZE, Event
 from observer.asciicast.spans import event_data
 from observer.errors import CastFormatError
+from observer.terminal.size import format_size, parse_size
 
 Payload = bytes | str | tuple[int, int]
 
@@ -233,7 +234,7 @@ class Timeline:
     @staticmethod
     def _changed() -> CastFormatError:
         return CastFormatError(
-            "the recording changed on disk while it was replayed — open it again"
+            "the recording changed on disk while it was replayed", "open it again"
         )
 
     def count_at(self, time: float) -> int:

@@ -91,11 +91,11 @@ def load_config(path: Path | None = None) -> Config:
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {path} ({error}) — check its permissions") from None
+        raise UsageError(f"cannot read {path} ({error})", "check its permissions") from None
     try:
         return parse_config(tomllib.loads(text))
     except tomllib.TOMLDecodeError as error:
-        raise UsageError(f"{path} is not valid TOML ({error}) — fix or remove it") from None
+        raise UsageError(f"{path} is not valid TOML ({error})", "fix or remove it") from None
     except UsageError as error:
         raise UsageError(f"{path}: {error}") from None
 
@@ -142,8 +142,8 @@ def _refuse_secrets(data: Mapping[str, object], where: str) -> None:
     for key, value in data.items():
         if any(word in key.lower() for word in _SECRET_WORDS):
             raise UsageError(
-                f"{where}{key}: tokens never go in the config file — remove it and let observer "
-                "read the token from the OS keyring or OBSERVER_TOKEN"
+                f"{where}{key}: tokens never go in the config file",
+                "remove it and let observer read the token from the OS keyring or OBSERVER_TOKEN",
             )
         if isinstance(value, dict):
             _refuse_secrets(value, f"{where}{key}.")
@@ -196,8 +196,8 @@ def resolve_profiles(names: Sequence[str], config: Config) -> list[Profile]:
             if profile is None:
                 known = ", ".join(sorted([*config.profiles, *config.groups])) or "none yet"
                 raise UsageError(
-                    f"no profile or group named {member!r} in {config_path()} (known: {known}) "
-                    "— add it, or give a URL with --identifier"
+                    f"no profile or group named {member!r} in {config_path()} (known: {known})",
+                    "add it, or give a URL with --identifier",
                 )
             if profile not in found:
                 found.append(profile)
@@ -220,15 +220,15 @@ def add_profile(profile: Profile, path: Path | None = None) -> Path:
     path = path or config_path()
     if not PROFILE_NAME.match(profile.name):
         raise UsageError(
-            f"{profile.name!r} cannot be a profile name — use letters, digits, '-' and '_'"
+            f"{profile.name!r} cannot be a profile name", "use letters, digits, '-' and '_'"
         )
     existing = _read_text(path)
     config = load_config(path)
     if profile.name in config.profiles or profile.name in config.groups:
         kind = "profile" if profile.name in config.profiles else "group"
         raise UsageError(
-            f"{path} already has a {kind} named {profile.name!r} — choose another name, "
-            "or edit the file to change it"
+            f"{path} already has a {kind} named {profile.name!r}",
+            "choose another name, or edit the file to change it",
         )
     text = existing + ("\n" if existing and not existing.endswith("\n") else "")
     text += ("\n" if text else "") + _profile_table(profile)
@@ -239,7 +239,8 @@ def add_profile(profile: Profile, path: Path | None = None) -> Path:
     if added != profile:
         raise UsageError(
             f"cannot add [profiles.{profile.name}] to {path}: its profiles are not written as "
-            f"[profiles.NAME] tables — add the profile there by hand"
+            "[profiles.NAME] tables",
+            "add the profile there by hand",
         )
     _replace(path, text)
     return path
@@ -251,7 +252,7 @@ def _read_text(path: Path) -> str:
     except FileNotFoundError:
         return ""
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {path} ({error}) — check its permissions") from None
+        raise UsageError(f"cannot read {path} ({error})", "check its permissions") from None
 
 
 def _profile_table(profile: Profile) -> str:
@@ -295,4 +296,6 @@ def _replace(path: Path, text: str) -> None:
             Path(temporary).unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror} — check its permissions") from None
+        raise UsageError(
+            f"cannot write {path}: {error.strerror}", "check its permissions"
+        ) from None

@@ -58,7 +58,7 @@ class PtyProcess:
         except OSError as error:
             os.close(master)
             raise UsageError(
-                f"cannot start {command[0]!r}: {error.strerror} — check the command"
+                f"cannot start {command[0]!r}: {error.strerror}", "check the command"
             ) from None
         finally:
             os.close(slave)

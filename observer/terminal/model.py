@@ -13,11 +13,12 @@ from observer.terminal.cells import Cell, Glyph, public
 from observer.terminal.continuation import continuation
 from observer.terminal.notifications import Event
 from observer.terminal.screen import SYNCHRONIZED, VTScreen
+from observer.terminal.size import MAX_SIZE, MIN_SIZE
 from observer.terminal.snapshot import TerminalSnapshot
 from observer.terminal.stream import VTStream
 
-MIN_COLS, MAX_COLS = 2, 1000
-MIN_ROWS, MAX_ROWS = 1, 1000
+MIN_COLS, MAX_COLS = 2, MAX_SIZE
+MIN_ROWS, MAX_ROWS = MIN_SIZE, MAX_SIZE
 
 
 def clamp_size(cols: int, rows: int) -> tuple[int, int]:

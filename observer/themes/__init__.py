@@ -211,4 +211,4 @@ def load_theme(name: str, config_dir: Path | None = None) -> ThemeSpec:
         return themes[name]
     except KeyError:
         known = ", ".join(sorted(themes))
-        raise ThemeError(f"no theme named {name!r} — choose one of: {known}") from None
+        raise ThemeError(f"no theme named {name!r}", f"choose one of: {known}") from None

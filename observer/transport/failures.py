@@ -56,89 +56,97 @@ def describe_failure(
         if status in (401, 403):
             if not has_token:
                 return ConnectionFailed(
-                    f"{origin} requires a token — {login}", retryable=False, status=status
+                    f"{origin} requires a token", login, retryable=False, status=status
                 )
             if body and body != "Unauthenticated":
                 return ConnectionFailed(
-                    f"the endpoint refused: {body} (HTTP {status}) — "
-                    + token_advice(origin, "a token that allows it"),
+                    f"the endpoint refused: {body} (HTTP {status})",
+                    token_advice(origin, "a token that allows it"),
                     retryable=False,
                     status=status,
                 )
             return ConnectionFailed(
-                f"the endpoint rejected the token for {origin} — {login}",
+                f"the endpoint rejected the token for {origin}",
+                login,
                 retryable=False,
                 status=status,
             )
         if status == 400:
             return ConnectionFailed(
-                f"the endpoint refused the request: {body or 'bad request'} (HTTP 400) — check the URL, "
-                "--identifier and --api-version",
+                f"the endpoint refused the request: {body or 'bad request'} (HTTP 400)",
+                "check the URL, --identifier and --api-version",
                 retryable=False,
                 status=status,
             )
         if status == 404:
             return ConnectionFailed(
-                f"{origin} has no session {identifier!r} (HTTP 404) — {_no_session_advice(endpoint, profile)}",
+                f"{origin} has no session {identifier!r} (HTTP 404)",
+                _no_session_advice(endpoint, profile),
                 retryable=False,
                 status=status,
             )
         if status >= 500 or status == 429:
             return ConnectionFailed(
-                f"{origin} is unavailable (HTTP {status}{': ' + body if body else ''}) — retrying",
+                f"{origin} is unavailable (HTTP {status}{': ' + body if body else ''})",
+                "retrying",
                 retryable=True,
                 status=status,
             )
         return ConnectionFailed(
-            f"{origin} refused the WebSocket upgrade (HTTP {status}{': ' + body if body else ''}) — "
+            f"{origin} refused the WebSocket upgrade (HTTP {status}{': ' + body if body else ''})",
             "is this a WebSocket endpoint? check the URL and --protocol",
             retryable=False,
             status=status,
         )
     if isinstance(error, ssl.SSLCertVerificationError):
         return ConnectionFailed(
-            f"the TLS certificate of {origin} did not verify ({error.verify_message}) — "
+            f"the TLS certificate of {origin} did not verify ({error.verify_message})",
             "the token was not sent; check the host name or install the CA certificate",
             retryable=False,
         )
     if isinstance(error, ssl.SSLError):
         return ConnectionFailed(
-            f"TLS with {origin} failed ({error.reason or error}) — does the endpoint speak TLS on this port?",
+            f"TLS with {origin} failed ({error.reason or error})",
+            "does the endpoint speak TLS on this port?",
             retryable=False,
         )
     if isinstance(error, socket.gaierror):
         return ConnectionFailed(
-            f"cannot resolve {endpoint.host} (DNS) — check the host name and your network",
+            f"cannot resolve {endpoint.host} (DNS)",
+            "check the host name and your network",
             retryable=True,
         )
     if isinstance(error, ConnectionRefusedError):
         return ConnectionFailed(
-            f"{origin} refused the connection — is the server running on port {endpoint.port}?",
+            f"{origin} refused the connection",
+            f"is the server running on port {endpoint.port}?",
             retryable=True,
         )
     if isinstance(error, TimeoutError):
         return ConnectionFailed(
-            f"{origin} did not answer in time — check the network, a proxy or a firewall",
+            f"{origin} did not answer in time",
+            "check the network, a proxy or a firewall",
             retryable=True,
         )
     if isinstance(error, OSError):
         reason = error.strerror or type(error).__name__
         return ConnectionFailed(
-            f"cannot reach {origin}: {reason} — check the network", retryable=True
+            f"cannot reach {origin}: {reason}", "check the network", retryable=True
         )
     if isinstance(error, InvalidMessage):
         return ConnectionFailed(
-            f"{origin} closed the connection during the upgrade — is it a WebSocket endpoint, "
-            "and is the token right? (ttyd closes without an answer when it is not)",
+            f"{origin} closed the connection during the upgrade",
+            "is it a WebSocket endpoint, and is the token right? (ttyd closes without an answer when it is not)",
             retryable=isinstance(error.__cause__, EOFError),
         )
     if isinstance(error, InvalidURI):
         return ConnectionFailed(
-            f"not a WebSocket URL: {error.uri} — use ws:// or wss://", retryable=False
+            f"not a WebSocket URL: {error.uri}", "use ws:// or wss://", retryable=False
         )
     if isinstance(error, InvalidHandshake):
         return ConnectionFailed(
-            f"the WebSocket upgrade with {origin} failed ({error}) — check --protocol",
+            f"the WebSocket upgrade with {origin} failed ({error})",
+            "check --protocol",
             retryable=False,
         )
     return ConnectionFailed(
@@ -163,6 +171,7 @@ def close_failure(websocket: ClientConnection, endpoint: Endpoint) -> Connection
         f"check the token: {token_advice(endpoint.origin)}" if code == 1008 else "check --protocol"
     )
     return ConnectionFailed(
-        f"{endpoint.origin} closed the connection (code {code}{': ' + reason if reason else ''}) — {hint}",
+        f"{endpoint.origin} closed the connection (code {code}{': ' + reason if reason else ''})",
+        hint,
         retryable=False,
     )

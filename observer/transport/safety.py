@@ -73,7 +73,7 @@ def check_token(
     origin = endpoint.origin
     if not endpoint.secure and not loopback_addresses(endpoint.host, resolve):
         raise ConnectionFailed(
-            f"refusing to send the token for {origin} over unencrypted ws:// — "
+            f"refusing to send the token for {origin} over unencrypted ws://",
             "it does not resolve to loopback addresses only; use a wss:// URL (TLS), "
             "or connect to a loopback address",
             retryable=False,
@@ -86,21 +86,22 @@ def check_token(
     ):
         raise ConnectionFailed(
             f"refusing to send the token for {origin} over TLS without certificate and host name "
-            "verification — use a verifying TLS context",
+            "verification",
+            "use a verifying TLS context",
             retryable=False,
         )
     info = inspect_token(token, origin, "keyring")
     if info.expired(now):
         raise ConnectionFailed(
-            f"the token for {origin} expired ({info.describe(now)}) — "
-            + token_advice(origin, "a fresh token"),
+            f"the token for {origin} expired ({info.describe(now)})",
+            token_advice(origin, "a fresh token"),
             retryable=False,
         )
     if settings.audience and info.kind == "jwt" and settings.audience not in info.audience:
         named = ", ".join(info.audience) or "no audience"
         raise ConnectionFailed(
-            f"the token for {origin} is for {named}, not {settings.audience} — "
-            + token_advice(origin, f"a token for {settings.audience}"),
+            f"the token for {origin} is for {named}, not {settings.audience}",
+            token_advice(origin, f"a token for {settings.audience}"),
             retryable=False,
         )
 

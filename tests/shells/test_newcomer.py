@@ -172,7 +172,7 @@ def recording(tmp_path: Path) -> Path:
         (["render", "noise.bin"], {}, "give their terminal size with --size COLSxROWS"),
         (["render", "ok.cast", "--at-marker", "deploy"], {}, "ok.cast has no markers — render"),
         (["render", "ok.cast", "--at", "soon"], {}, "--at 'soon' is not a moment"),
-        (["render", "ok.cast", "--size", "0x0"], {}, "--size: 0 columns is outside"),
+        (["render", "ok.cast", "--size", "0x0"], {}, "--size '0x0': 0 columns is outside 1..1000"),
         (["demo", "--theme", "neon"], {}, "no theme named 'neon' — choose one of:"),
         (
             ["watch", "ws://127.0.0.1:{port}/", "--identifier", "a", "--theme", "neon"],

@@ -206,7 +206,7 @@ def test_raw_terminal_bytes_need_a_size(tmp_path: Path, capsys: pytest.CaptureFi
         (
             '{"version": 2, "width": 8, "height": 2}\n',
             ["--size", "big"],
-            "--size: size 'big' is not COLSxROWS",
+            "--size 'big' is not COLSxROWS — write it like 120x40",
         ),
         ('{"version": 2, "width": 8, "height": 2}\n', ["--at-marker", "x"], "has no markers"),
         ("plain text\n", ["--size", "8x2", "--at", "1"], "raw terminal bytes, which have no times"),

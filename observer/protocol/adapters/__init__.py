@@ -57,7 +57,7 @@ def parse_protocol(name: str) -> ProtocolName | None:
     for known in PROTOCOLS:
         if name == known:
             return known
-    raise UsageError(f"unknown protocol {name!r} — choose one of auto, {', '.join(PROTOCOLS)}")
+    raise UsageError(f"unknown protocol {name!r}", f"choose one of auto, {', '.join(PROTOCOLS)}")
 
 
 def create_adapter(

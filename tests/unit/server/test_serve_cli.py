@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from observer.cli import main
-from observer.commands.serve import parse_listen, parse_size
+from observer.commands.serve import parse_listen
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -41,12 +41,17 @@ def test_serve_needs_a_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_listen_and_size_are_parsed_or_refused_clearly() -> None:
     assert parse_listen("127.0.0.1:0") == ("127.0.0.1", 0)
     assert parse_listen("[::1]:8765") == ("::1", 8765)
-    assert parse_size("80x24") == (80, 24)
     from observer.errors import UsageError
 
     for bad in ("8765", "host:99999", ":80"):
         with pytest.raises(UsageError, match="--listen"):
             parse_listen(bad)
-    for bad in ("80", "0x24", "80x24x1", "5000x10"):
-        with pytest.raises(UsageError, match="--size"):
-            parse_size(bad)
+
+
+@pytest.mark.parametrize("size", ["80", "0x24", "80x24x1", "5000x10"])
+def test_a_bad_size_is_refused_before_anything_starts(
+    size: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, err = run(["--insecure-no-auth", "--size", size, "--", "bash"], capsys)
+    assert status == 1
+    assert err.startswith(f"observer: --size {size!r}") and "write it like 120x40" in err

@@ -13,6 +13,13 @@ out, as are closing brackets that open nowhere in it.
 Only web links open (:attr:`FoundLink.opens`): a hyperlink's ``file:`` target names a file in
 the sandbox, not on this machine, and other schemes start programs.
 
+The host the dialog names is the one a browser goes to: the target is parsed as browsers parse
+it, by the WHATWG URL Standard (``ada_url``), not RFC 3986. There a backslash is a ``/`` in
+http(s) addresses (``https://evil.example\\@github.com/`` goes to ``evil.example``),
+everything before the authority's last ``@`` is a user name, and the host is mapped to ASCII
+by UTS #46 (IDNA). The dialog says so when a target has a user name or a backslash, and an
+address the standard cannot parse does not open: nobody could say where it leads.
+
 A row continues on the next one where the model says autowrap broke it (``is_wrapped``), so an
 address or a hyperlink cut by the wrap opens whole; a row the program ended with a line break
 of its own is not joined to the next.
@@ -23,7 +30,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit
+from functools import cached_property
+
+import ada_url
 
 from observer.terminal import Cell, is_wrapped, link_at
 from observer.terminal.sanitize import sanitize, sanitize_cell
@@ -42,6 +51,30 @@ SHOWN_TEXT = 200
 
 
 @dataclass(frozen=True, slots=True)
+class Destination:
+    """Where a browser goes for a target (WHATWG URL Standard), and what disguises it."""
+
+    scheme: str
+    """The scheme, lower case, without its colon."""
+    host: str
+    """The host as the browser resolves it (ASCII, after IDNA), or empty."""
+    user_name: bool
+    """The target names a user (and password) before its host."""
+    backslash: bool
+    """The target has a backslash, which a browser reads as ``/`` in http(s) addresses."""
+
+
+def destination(target: str) -> Destination | None:
+    """Where ``target`` leads by the WHATWG URL Standard, or ``None`` if it cannot be parsed."""
+    if not ada_url.check_url(target):
+        return None
+    url = ada_url.URL(target)
+    scheme = url.protocol.rstrip(":").lower()
+    named = bool(url.username or url.password)
+    return Destination(scheme, url.hostname, named, "\\" in target and scheme in OPENS)
+
+
+@dataclass(frozen=True)
 class FoundLink:
     """The link under a cell: what would open, and the text the agent shows for it."""
 
@@ -52,10 +85,17 @@ class FoundLink:
     hyperlink: bool = False
     """An OSC 8 hyperlink (its text is the agent's to choose)."""
 
+    @cached_property
+    def destination(self) -> Destination | None:
+        """Where a browser would go for :attr:`target` (``None``: no browser could parse it)."""
+        return destination(self.target)
+
     @property
     def opens(self) -> bool:
-        """Whether it may open (a web link), after the user has seen :func:`describe`."""
-        return urlsplit(self.target).scheme.lower() in OPENS
+        """Whether it may open (a web link a browser can parse, with a host), after the user
+        has seen :func:`describe`."""
+        found = self.destination
+        return found is not None and found.scheme in OPENS and bool(found.host)
 
     @property
     def text_differs(self) -> bool:
@@ -113,35 +153,43 @@ def spans(text: str) -> list[tuple[int, int]]:
 
 
 def describe(link: FoundLink) -> str:
-    """The dialog's text for ``link``: where it leads, its host, and what its text claims.
+    """The dialog's text for ``link``: where it leads, its host, and what disguises it.
 
-    The host is shown in ASCII when it is not (``аpple.com`` with a Cyrillic ``а`` cannot pass
-    for ``apple.com`` as ``xn--pple-43d.com``), and whenever a hyperlink's text differs from
-    its target, with that text quoted, so a link that reads like one address and leads to
-    another says so.
+    The host (as a browser resolves it, in ASCII: ``аpple.com`` with a Cyrillic ``а`` cannot
+    pass for ``apple.com`` as ``xn--pple-43d.com``) is named whenever the target could read as
+    another: a host that was not ASCII, a user name or a backslash before it, or a hyperlink
+    whose text differs from its target, with that text quoted.
     """
     target = sanitize(link.target)
-    host = unquote(urlsplit(link.target).hostname or "")
-    shown_host = host if host.isascii() else _ascii_host(host)
-    if not link.text_differs:
-        return target if host.isascii() else f"{target}\n\nhost: {shown_host}"
-    text = link.text.strip()
-    if len(text) > SHOWN_TEXT:
-        text = text[: SHOWN_TEXT - 1] + "…"
-    where = f"host: {shown_host}" if shown_host else "(no host)"
-    return f"{target}\n\n{where}\n\nThe text on screen differs from where it leads: “{text}”"
+    found = link.destination
+    host = found.host if found is not None else ""
+    notes = _disguises(link, found)
+    if not notes and host.isascii() and host in link.target.lower():
+        return target
+    where = f"host: {host}" if host else "(no host)"
+    return "\n\n".join([target, where, *notes])
+
+
+def _disguises(link: FoundLink, found: Destination | None) -> list[str]:
+    """What makes ``link`` read as leading somewhere else than it does."""
+    notes = []
+    if found is not None and found.user_name:
+        notes.append("The address has a user name before the host: it reads like a host, isn't.")
+    if found is not None and found.backslash:
+        notes.append("The address has a backslash: a browser reads it as / .")
+    if link.text_differs:
+        text = link.text.strip()
+        if len(text) > SHOWN_TEXT:
+            text = text[: SHOWN_TEXT - 1] + "…"
+        notes.append(f"The text on screen differs from where it leads: “{text}”")
+    return notes
 
 
 def not_opened(link: FoundLink) -> str:
     """What a click on a link that may not open says (:attr:`FoundLink.opens` is false)."""
+    if link.destination is None or link.destination.scheme in OPENS:
+        return f"Not opened: {sanitize(link.target)} (not an address a browser can read)"
     return f"Not opened: {sanitize(link.target)} (only http and https links open)"
-
-
-def _ascii_host(host: str) -> str:
-    try:
-        return host.encode("idna").decode("ascii")
-    except UnicodeError:
-        return "(not a valid host name)"
 
 
 def _join(cells_of: Callable[[int], Sequence[Cell]], line: int) -> _Joined:

@@ -204,6 +204,11 @@ class JwtVerifier:
             )
         except jwt.PyJWTError:
             return None
+        expires = claims["exp"]
+        # RFC 7519 §2: a NumericDate is a JSON number, fraction allowed; PyJWT also admits a
+        # string of digits, which would then escape the live expiry check.
+        if isinstance(expires, bool) or not isinstance(expires, int | float):
+            return None
         role: Role = "control" if claims.get(self._role_claim) == "control" else "watch"
         subject = claims.get("sub")
         if isinstance(subject, str) and subject:
@@ -211,8 +216,7 @@ class JwtVerifier:
         else:
             key = "jwt:" + digest(token)
             name = "jwt:" + key[11:23]
-        expires = claims.get("exp")
-        return Credential(role, key, name, float(expires) if isinstance(expires, int) else None)
+        return Credential(role, key, name, float(expires))
 
     def role_of(self, token: str) -> Role | None:
         """The role a valid token grants, or ``None``."""

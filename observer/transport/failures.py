@@ -8,7 +8,6 @@ connection has worked.
 
 from __future__ import annotations
 
-import re
 import socket
 import ssl
 
@@ -18,8 +17,7 @@ from websockets.exceptions import InvalidHandshake, InvalidMessage, InvalidStatu
 from observer.credentials.store import token_advice
 from observer.errors import ConnectionFailed
 from observer.protocol.endpoints import Endpoint
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+from observer.terminal.sanitize import sanitize
 
 #: RFC 6455 §7.4.1 close codes that mean "this request will never work": protocol error (1002),
 #: unacceptable data (1003), bad payload (1007), policy violation (1008: ttyd's wrong credential),
@@ -27,12 +25,16 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 FATAL_CLOSE_CODES = {1002, 1003, 1007, 1008, 1009, 1010}
 
 
+def _one_line(text: str, limit: int) -> str:
+    """The far side's words as one safe line: runs of white space become one space, then the
+    one sanitizer shows what is left of controls, bidi and invisible characters."""
+    return sanitize(" ".join(text[: limit * 4].split()))[:limit]
+
+
 def _body(error: InvalidStatus) -> str:
     text = error.response.body.decode("utf-8", "replace") if error.response.body else ""
-    text = _CONTROL.sub(" ", text).strip()
-    return (
-        "" if text.startswith("<") else text[:300]
-    )  # an HTML page says nothing useful in one line
+    text = _one_line(text, 300)
+    return "" if text.startswith("<") else text  # an HTML page says nothing useful in one line
 
 
 def describe_failure(
@@ -166,7 +168,7 @@ def close_failure(websocket: ClientConnection, endpoint: Endpoint) -> Connection
     code = websocket.close_code
     if code not in FATAL_CLOSE_CODES:
         return None
-    reason = _CONTROL.sub(" ", websocket.close_reason or "").strip()[:200]
+    reason = _one_line(websocket.close_reason or "", 200)
     hint = (
         f"check the token: {token_advice(endpoint.origin)}" if code == 1008 else "check --protocol"
     )

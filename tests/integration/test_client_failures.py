@@ -309,7 +309,7 @@ async def test_a_policy_close_after_the_upgrade_is_final_and_says_why() -> None:
         settings = ConnectionSettings(f"ws://127.0.0.1:{port}", initial_delay=0.01)
         failure = await first_failure(Client(settings, Secret(CANARY)))
     assert str(failure) == (
-        f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed [31m) — "
+        f"ws://127.0.0.1:{port} closed the connection (code 1008: authentication failed\ufffd[31m) — "
         f"check the token: run `observer auth login ws://127.0.0.1:{port}`"
     )
     assert failure.retryable is False and accepted == 1

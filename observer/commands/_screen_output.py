@@ -4,7 +4,8 @@ All three come from the one renderer (:func:`observer.render.rich_cells.cells_to
 colours kept indexed) and its safety rule, so they show the same cells and cursor as the app:
 
 - ``text``: the rows, trailing blanks trimmed, every cell made safe (no control, no bidi control);
-- ``ansi``: the rows with their colours and attributes as SGR sequences (Rich's ``Style.render``)
+- ``ansi``: the rows with their colours and attributes (blink and conceal included: the
+  terminal showing them blinks or hides that text) as SGR sequences (Rich's ``Style.render``)
   and nothing else — no title (OSC), no DCS/APC, no reset (RIS), no mode, no cursor move — so
   it can be printed into any terminal or CI log and leaves that terminal as it was; palette
   colours stay palette colours, so the user's terminal theme applies;
@@ -61,7 +62,12 @@ def screen_text(screen: ScreenLike) -> str:
 
 
 def screen_to_text(screen: ScreenLike, *, cursor: bool = True) -> Text:
-    """The whole screen as one Rich ``Text`` (rows joined by newlines), palette colours indexed."""
+    """The whole screen as one Rich ``Text`` (rows joined by newlines), palette colours indexed.
+
+    Concealed text (SGR 8) is drawn as blanks in its colours, as a terminal shows it: an image
+    has no other way to hide it. Blinking text (SGR 5) is drawn as it shows while lit.
+    """
+    from rich.cells import cell_len
     from rich.text import Text
 
     text = Text(no_wrap=True, end="")
@@ -69,7 +75,9 @@ def screen_to_text(screen: ScreenLike, *, cursor: bool = True) -> Text:
         if y:
             text.append("\n")
         for segment in _row_segments(screen, y, cursor):
-            text.append(segment.text, segment.style)
+            style = segment.style
+            shown = " " * cell_len(segment.text) if style and style.conceal else segment.text
+            text.append(shown, style)
     return text
 
 

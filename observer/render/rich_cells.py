@@ -74,6 +74,8 @@ class CellLike(Protocol):
     def strikethrough(self) -> bool: ...
     @property
     def reverse(self) -> bool: ...
+    @property
+    def blink(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,7 @@ def rich_colour(colour: str) -> Color | None:
     return None
 
 
-StyleKey = tuple[str, str, bool, bool, bool, bool, bool, bool, Mark]
+StyleKey = tuple[str, str, bool, bool, bool, bool, bool, bool, bool, bool, Mark]
 
 
 class StyleCache:
@@ -136,7 +138,8 @@ class StyleCache:
         return len(self._styles)
 
     def get(self, key: StyleKey) -> Style:
-        """The style for ``(fg, bg, bold, dim, italic, underline, strike, reverse, mark)``."""
+        """The style for ``(fg, bg, bold, dim, italic, underline, strike, reverse, blink,
+        conceal, mark)``."""
         style = self._styles.get(key)
         if style is not None:
             return style  # found: kept where it is (FIFO order), a lookup per segment stays cheap
@@ -147,7 +150,7 @@ class StyleCache:
         return style
 
     def _make(self, key: StyleKey) -> Style:
-        fg, bg, bold, dim, italic, underline, strike, reverse, mark = key
+        fg, bg, bold, dim, italic, underline, strike, reverse, blink, conceal, mark = key
         fore, back, invert = self._colours(fg, bg, reverse, mark)
         return Style(
             color=fore,
@@ -158,6 +161,10 @@ class StyleCache:
             underline=underline or None,
             strike=strike or None,
             reverse=invert or None,
+            # SGR 5 and 8 reach the host terminal, which blinks or hides the text as it
+            # would the program's own (a hidden cell stays selectable where the host allows).
+            blink=blink or None,
+            conceal=conceal or None,
         )
 
     def _colours(
@@ -216,15 +223,16 @@ def cells_to_segments(
     """
     if not cells:
         return []
-    # pyte's cells have no ``dim``: a failed attribute lookup per cell costs more than the rest
-    # of the loop, so look once per row.
-    has_dim = hasattr(cells[0], "dim")
+    # pyte's cells have no ``dim`` nor ``conceal``: a failed attribute lookup per cell costs
+    # more than the rest of the loop, so look once per row.
+    ours = hasattr(cells[0], "conceal")
     attributes = _ATTRIBUTES if isinstance(cells[0], tuple) else _attributes
 
     def key(first: CellLike, mark: Mark) -> StyleKey:
-        dim = bool(getattr(first, "dim", False)) if has_dim else False
+        dim = bool(getattr(first, "dim", False)) if ours else False
+        conceal = bool(getattr(first, "conceal", False)) if ours else False
         return (first.fg, first.bg, first.bold, dim, first.italics, first.underscore,
-                first.strikethrough, first.reverse, mark)  # fmt: skip
+                first.strikethrough, first.reverse, first.blink, conceal, mark)  # fmt: skip
 
     return _segments(_parts(cells, cursor_x, matches), palette, attributes, _DATA, key)
 
@@ -262,7 +270,7 @@ def glyph_span(glyphs: Sequence[tuple[str, Cell]], left: int, width: int) -> tup
 def _pen_key(glyph: tuple[str, Cell], mark: Mark) -> StyleKey:
     pen = glyph[1]
     return (pen.fg, pen.bg, pen.bold, pen.dim, pen.italics, pen.underscore, pen.strikethrough,
-            pen.reverse, mark)  # fmt: skip
+            pen.reverse, pen.blink, pen.conceal, mark)  # fmt: skip
 
 
 def _segments(
@@ -328,6 +336,8 @@ def _attributes(cell: CellLike) -> tuple[object, ...]:
         cell.underscore,
         cell.strikethrough,
         cell.reverse,
+        cell.blink,
+        getattr(cell, "conceal", False),
     )
 
 

@@ -88,7 +88,7 @@ def test_control_characters_never_reach_the_output() -> None:
 def test_style_cache_is_bounded() -> None:
     cache = StyleCache(PALETTE, size=16)
     for n in range(100):
-        cache.get((f"{n:06x}", "default", False, False, False, False, False, False, Mark.NONE))
+        cache.get((f"{n:06x}", "default", *[False] * 8, Mark.NONE))
     assert len(cache) == 16
 
 

@@ -58,3 +58,36 @@ def test_render_at_each_checkpoint_prints_the_screen_tmux_showed(
         out, err = capsys.readouterr()
         assert err == ""
         assert out.split("\n")[:-1] == checkpoint["screen"], checkpoint["label"]
+
+
+# Captures whose screens hold blinking (vttest's graphic renditions) and concealed text.
+ATTRIBUTES = ["vttest-screen", "edges-sgr-charsets"]
+
+
+@pytest.mark.parametrize("name", ATTRIBUTES)
+def test_render_ansi_writes_the_colours_and_attributes_tmux_showed(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every cell tmux listed has its colours, blink and conceal in ``render --format ansi``."""
+    from tests.unit.terminal.test_captured_programs import clusters, styled_rows, visible
+
+    cast = tmp_path / f"{name}.cast"
+    meta = cast_from_capture(name, cast, "v3")
+    seen = {"blink": 0, "conceal": 0}
+    for checkpoint in meta["checkpoints"]:
+        label = checkpoint["label"]
+        args = ["render", str(cast), "--at-marker", label, "--format", "ansi", "--hide-cursor"]
+        assert main(args) == 0
+        out, _ = capsys.readouterr()
+        rows = zip(
+            styled_rows(out.split("\n")), styled_rows(checkpoint["screen_sgr"]), strict=False
+        )
+        for y, (got, want) in enumerate(rows):
+            for x, ((ch, ours), (_, theirs)) in enumerate(
+                zip(clusters(got), clusters(want), strict=False)
+            ):
+                blank = ch.strip() == ""
+                assert visible(ours, blank) == visible(theirs, blank), (label, y, x, ch)
+                seen["blink"] += theirs.blink and not blank
+                seen["conceal"] += theirs.conceal and not blank
+    assert seen["blink" if name == "vttest-screen" else "conceal"] > 0

@@ -10,7 +10,7 @@ from rich.color import Color
 from rich.terminal_theme import SVG_EXPORT_THEME
 
 from observer.cli import main
-from observer.commands._screen_output import screen_ansi, screen_to_text, terminal_theme
+from observer.commands._screen_output import screen_ansi, screen_svg, screen_to_text, terminal_theme
 from observer.render.rich_cells import rich_colour
 from observer.terminal import TerminalModel
 
@@ -86,3 +86,18 @@ def test_render_svg_uses_the_recordings_theme(
     cast.write_text(json.dumps(header) + "\n" + json.dumps([0.1, "o", "\x1b[31mred"]) + "\n")
     assert main(["render", str(cast), "--format", "svg", "--hide-cursor"]) == 0
     assert "#123456" in capsys.readouterr().out
+
+
+def test_the_svg_hides_concealed_text_and_the_app_draws_blink_and_conceal() -> None:
+    from observer.render.rich_cells import Palette, glyphs_to_segments
+
+    model = TerminalModel(cols=20, rows=1)
+    model.feed(b"\x1b[5mblink\x1b[25m \x1b[8;41msecret\x1b[0m shown")
+    svg = screen_svg(model, cursor=False)
+    assert "blink" in svg and "shown" in svg and "secret" not in svg
+    assert screen_to_text(model, cursor=False).plain == "blink        shown  "
+    # The app's rows (the model's glyphs, the theme's colours): the host terminal blinks and hides.
+    segments = glyphs_to_segments(model.glyphs(0), Palette())
+    styles = {s.text: s.style for s in segments}
+    assert styles["blink"].blink and not styles["blink"].conceal  # type: ignore[union-attr]
+    assert styles["secret"].conceal and styles["secret"].bgcolor  # type: ignore[union-attr]

@@ -9,17 +9,16 @@ whenever it changes.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, cast
 
 from observer.errors import UsageError
+from observer.runtime.files import replace_file
 
 Role = Literal["watch", "control"]
 ROLES: Final = ("watch", "control")
@@ -159,18 +158,7 @@ def remove_entries(path: Path, digests: Iterable[str]) -> None:
             entry = None
         if entry is None or entry.digest not in gone:
             kept.append(line)
-    temporary: str | None = None
     try:
-        mode = path.stat().st_mode & 0o7777
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.writelines(kept)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        replace_file(path, "".join(kept))
     except OSError as error:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
         raise UsageError(f"cannot rewrite {path}: {error.strerror}", "check the path") from None

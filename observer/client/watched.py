@@ -1,8 +1,7 @@
 """The client session core: everything that decides what one watched session *is*, with no I/O.
 
 One :class:`WatchedSession` per watched session; the watch screen, every dashboard tile,
-``watch --record``, ``observer record`` and the tests all drive it (DESIGN.md, "The client session
-core"). Time is passed in; nothing here touches a socket, a clock, a loop or a widget.
+``watch --record``, ``observer record`` and the tests all drive it (docs/client-core.md). Time is passed in; nothing here touches a socket, a clock, a loop or a widget.
 
 In:
     the connection's life (:meth:`opened` with the peer's adapter, :meth:`received`,

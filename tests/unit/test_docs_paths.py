@@ -65,6 +65,8 @@ def _defines(file: str, name: str) -> bool:
         if path != file and not path.endswith("/" + file):
             continue
         for node in ast.parse((ROOT / path).read_text("utf-8")).body:
+            if not inner and outer in _assigned(node):
+                return True
             if getattr(node, "name", None) != outer:
                 continue
             if not inner:
@@ -91,6 +93,12 @@ def _resolves(name: str) -> bool:
                 target = getattr(target, attribute)
             return True
     return False
+
+
+def _assigned(node: ast.stmt) -> set[str]:
+    """The names a top-level ``NAME = ...`` or ``NAME: type = ...`` binds."""
+    targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+    return {t.id for t in targets if isinstance(t, ast.Name)}
 
 
 @cache

@@ -30,6 +30,8 @@ _FILE = re.compile(r"`(?!(?:observer|tests|docs)/)((?:[\w-]+/)*[\w-]+\.py)(?:[`:
 """A ``*.py`` named in backticks on its own (``arbiter.py``, ``adapters/native.py``)."""
 _DEFINED = re.compile(r"`((?:[\w-]+/)*[\w-]+\.py): ([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)")
 """A function or class named with its file: ``client/watched.py: WatchedSession.feed``."""
+_MEMBER = re.compile(r"`([A-Z]\w*)\.([a-z_]\w*)")
+"""A method or attribute of one of our classes: ``WatchedSession.feed``, ``ScreenView.due``."""
 _LINK = re.compile(r"\]\(([^)\s]+)\)")
 NOT_MODULES = {"observer.v1"}
 """Dotted names that are not Python: the WebSocket subprotocol."""
@@ -95,7 +97,27 @@ def _resolves(name: str) -> bool:
     return False
 
 
-def _assigned(node: ast.stmt) -> set[str]:
+@cache
+def _members() -> dict[str, frozenset[str]]:
+    """Every class of ``observer/`` by name, with what its body and its methods' ``self.x`` bind."""
+    found: dict[str, set[str]] = {}
+    for path in (ROOT / "observer").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                names = found.setdefault(node.name, set())
+                for member in ast.walk(node):
+                    names.update(_assigned(member) | {getattr(member, "name", "")})
+                    if isinstance(member, ast.Attribute) and isinstance(member.ctx, ast.Store):
+                        names.add(member.attr)
+    return {name: frozenset(names) for name, names in found.items()}
+
+
+def _member_missing(owner: str, member: str) -> bool:
+    known = _members().get(owner)
+    return known is not None and member not in known
+
+
+def _assigned(node: ast.AST) -> set[str]:
     """The names a top-level ``NAME = ...`` or ``NAME: type = ...`` binds."""
     targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
     return {t.id for t in targets if isinstance(t, ast.Name)}
@@ -135,6 +157,7 @@ def _missing(doc: Path) -> list[str]:
     missing += [name for name in _TEST.findall(text) if name not in _test_names()]
     missing += [name for name in _FILE.findall(text) if not _somewhere(name)]
     missing += [f"{f}: {n}" for f, n in _DEFINED.findall(text) if not _defines(f, n)]
+    missing += [f"{o}.{m}" for o, m in _MEMBER.findall(text) if _member_missing(o, m)]
     return missing + [t for t in _LINK.findall(text) if not _link_found(doc, t)]
 
 
@@ -158,6 +181,7 @@ def test_the_checker_finds_what_is_gone(tmp_path: Path) -> None:
     doc.write_text(
         "See `observer/protocol/session.py`, `observer.protocol.nothing`, `test_never_written`,\n"
         "`arbiter.py` (there), `session.py` (gone), `protocol/modes.py: Nothing.here`,\n"
+        "`CastReader.skipped` (there), `CastReader.rewind` (never written),\n"
         "[the spec](protocol.md#no-such-heading) and `observer/recording/{recorder,gone}.py`.\n"
         "Fine: `observer/errors.py`, `observer.errors.UsageError`, `observer.v1`.\n",
         "utf-8",
@@ -170,5 +194,6 @@ def test_the_checker_finds_what_is_gone(tmp_path: Path) -> None:
         "test_never_written",
         "session.py",
         "protocol/modes.py: Nothing.here",
+        "CastReader.rewind",
         "protocol.md#no-such-heading",
     ]

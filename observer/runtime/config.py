@@ -97,7 +97,7 @@ def load_config(path: Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"{path} is not valid TOML ({error})", "fix or remove it") from None
     except UsageError as error:
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(f"{path}: {error.what}", error.advice) from None
 
 
 def parse_config(data: Mapping[str, object]) -> Config:

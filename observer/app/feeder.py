@@ -5,7 +5,7 @@ this loop parses it in pieces of about :data:`PIECE_TIME` seconds (from the meas
 after :data:`TIME_SLICE` seconds of parsing by all sessions (:class:`Slices`), gives the event
 loop :data:`UI_TURNS` turns: a key press travels driver → app → focused widget → socket, one turn per hop, and leaves before parsing
 resumes; frames are drawn in those turns too. Before each piece it lets the core decide whether
-skipping the backlog for a snapshot pays (DESIGN.md, "Rendering"). A screen pushed or popped
+skipping the backlog for a snapshot pays (:mod:`observer.client.catch_up`). A screen pushed or popped
 holds all parsing for :data:`SCREEN_FIRST` (:meth:`Slices.hold`): with 40 tiles, the command
 palette, an opened tile or the dashboard again waited behind their frames at every turn of the
 loop.

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from observer.asciicast.events import Header
-from observer.errors import joined
+from observer.errors import ObserverError
 from observer.terminal.size import SizeError, check_size
 
 _SHARED_KEYS = ("timestamp", "title", "env", "theme", "idle_time_limit", "command")
 
 
-class HeaderError(ValueError):
+class HeaderError(ObserverError, ValueError):
     """The header object cannot describe a playable recording.
 
     Args:
@@ -29,9 +29,7 @@ class HeaderError(ValueError):
     """
 
     def __init__(self, what: str, advice: str = "the header is damaged") -> None:
-        self.what = what
-        self.advice = advice
-        super().__init__(joined(what, advice))
+        super().__init__(what, advice)
 
 
 def header_from_json(obj: Mapping[str, Any]) -> Header:

@@ -144,7 +144,7 @@ class CastReader:
             self._lineno += 1
         return line
 
-    def _error(self, what: str, advice: str, line: int | None) -> CastFormatError:
+    def _error(self, what: str, advice: str | None, line: int | None) -> CastFormatError:
         return CastFormatError(what, advice, path=self.path, line=line)
 
     def _read_header(self) -> Header:

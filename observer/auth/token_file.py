@@ -9,17 +9,16 @@ whenever it changes.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, cast
 
 from observer.errors import UsageError
+from observer.runtime.files import replace_file
 
 Role = Literal["watch", "control"]
 ROLES: Final = ("watch", "control")
@@ -28,10 +27,14 @@ LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
 _LINE = re.compile(r"(watch|control)\s+(sha256:[0-9a-f]{64})((?:\s+[a-z]+=\S*)*)")
 _FIELDS: Final = ("label", "created", "expires")
-_HINT = (
+_EXPECTED = (
     "expected '<watch|control> sha256:<64 hex digits> [label=NAME] [created=TIME] [expires=TIME]'"
-    " — create entries with `observer token issue`"
 )
+_ISSUE = "create entries with `observer token issue`"
+
+
+class EntryError(UsageError, ValueError):
+    """A line of the token file is not an entry (what is wrong, and what to do, as fields)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,27 +82,27 @@ def parse_line(text: str) -> TokenEntry | None:
     """The entry on one line, ``None`` for a blank or comment line.
 
     Raises:
-        ValueError: the line is not an entry (the message never quotes the line).
+        EntryError: the line is not an entry (the message never quotes the line).
     """
     line = text.strip()
     if not line or line.startswith("#"):
         return None
     match = _LINE.fullmatch(line)
     if match is None:
-        raise ValueError(_HINT)
+        raise EntryError(_EXPECTED, _ISSUE)
     fields: dict[str, str] = {}
     for item in match.group(3).split():
         key, _, value = item.partition("=")
         if key not in _FIELDS or key in fields:
-            raise ValueError(f"unknown or repeated field {key!r} — {_HINT}")
+            raise EntryError(f"unknown or repeated field {key!r}; {_EXPECTED}", _ISSUE)
         fields[key] = value
     label = fields.get("label")
     if label is not None and not LABEL.fullmatch(label):
-        raise ValueError("a label is 1-64 letters, digits, '.', '_', '@' or '-'")
+        raise EntryError("a label is 1-64 letters, digits, '.', '_', '@' or '-'")
     try:
         created, expires = (_time(fields[k]) if k in fields else None for k in _FIELDS[1:])
     except ValueError:
-        raise ValueError("a time is written 2025-06-01T12:00:00Z") from None
+        raise EntryError("a time is written 2025-06-01T12:00:00Z") from None
     return TokenEntry(cast("Role", match.group(1)), match.group(2), label, created, expires)
 
 
@@ -114,8 +117,8 @@ def read_entries(path: Path) -> list[TokenEntry]:
     for number, line in enumerate(_read(path).splitlines(), start=1):
         try:
             entry = parse_line(line)
-        except ValueError as error:
-            raise UsageError(f"{path}, line {number}: {error}") from None
+        except EntryError as error:
+            raise UsageError(f"{path}, line {number}: {error.what}", error.advice) from None
         if entry is not None:
             entries.append(entry)
     return entries
@@ -159,18 +162,7 @@ def remove_entries(path: Path, digests: Iterable[str]) -> None:
             entry = None
         if entry is None or entry.digest not in gone:
             kept.append(line)
-    temporary: str | None = None
     try:
-        mode = path.stat().st_mode & 0o7777
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.writelines(kept)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        replace_file(path, "".join(kept))
     except OSError as error:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
         raise UsageError(f"cannot rewrite {path}: {error.strerror}", "check the path") from None

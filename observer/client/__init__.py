@@ -1,4 +1,4 @@
-"""The client session core: one sans-I/O object per watched session (DESIGN.md, "The client session core").
+"""The client session core: one sans-I/O object per watched session (docs/client-core.md).
 
 :mod:`observer.client.watched` holds :class:`~observer.client.watched.WatchedSession`; the
 recording policy, the reconnect policy, catching up and the derived status each have a module here.

@@ -1,7 +1,7 @@
 """When a watched session should skip its backlog for a snapshot instead of parsing it.
 
-Client work must be bounded, not the agent's output rate (DESIGN.md, "Rendering"): when the output
-waiting to be parsed would take more than :data:`BEHIND_AFTER` seconds at the measured rate, the
+Client work must be bounded by what a person can see, not by the agent's output rate: when the
+output waiting to be parsed would take more than :data:`BEHIND_AFTER` seconds at the measured rate, the
 session asks the peer for a snapshot (``resync``) and drops that output. A snapshot is the peer's
 screen at its own model's offset, followed by the output after it, so a resync gains only what lies
 before that offset: the output that arrives within :data:`TAIL_WINDOW` of a snapshot is counted as

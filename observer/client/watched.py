@@ -1,8 +1,7 @@
 """The client session core: everything that decides what one watched session *is*, with no I/O.
 
 One :class:`WatchedSession` per watched session; the watch screen, every dashboard tile,
-``watch --record``, ``observer record`` and the tests all drive it (DESIGN.md, "The client session
-core"). Time is passed in; nothing here touches a socket, a clock, a loop or a widget.
+``watch --record``, ``observer record`` and the tests all drive it (docs/client-core.md). Time is passed in; nothing here touches a socket, a clock, a loop or a widget.
 
 In:
     the connection's life (:meth:`opened` with the peer's adapter, :meth:`received`,
@@ -73,9 +72,8 @@ from observer.terminal.sanitize import sanitize_title
 CTRL_C = b"\x03"
 TILE_FPS = 5
 """Frames a second a tile asks for in the screen view, and repaints at most: a tile is a glance,
-and each frame of 40 tiles costs the compositor what a full-size view costs. 5 keep 40 tiles'
-lag p95 under 250 ms (`python -m tests.benchmarks.fleet --agents 40`: 8 cost 54 % of a core
-against 44 %, for a p95 of 220 against 239 ms)."""
+and each frame of 40 tiles costs the compositor what a full-size view costs: a faster rate
+costs more of a core for no shorter lag (docs/benchmarks.md, "Figures behind constants")."""
 
 TILE_CACHES = 256
 """Entries each parser cache of a tile's model keeps (see :class:`TerminalModel`)."""

@@ -19,6 +19,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from observer.terminal.colours import hex_rgb
 from observer.terminal.sanitize import rows_text
 
 if TYPE_CHECKING:
@@ -29,8 +30,6 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from observer.render.rich_cells import CellLike
-
-_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 class ScreenLike(Protocol):
@@ -166,7 +165,7 @@ def terminal_theme(theme: Mapping[str, str] | None) -> TerminalTheme:
 
 
 def _rgb(color: str) -> tuple[int, int, int]:
-    digits = color.strip().removeprefix("#")
-    if len(digits) != 6 or not set(digits) <= _HEX:
+    rgb = hex_rgb(color.strip().removeprefix("#"))
+    if rgb is None:
         raise ValueError(color)
-    return int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)
+    return rgb

@@ -8,11 +8,11 @@ one per line, rewritten atomically.
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 from observer.errors import TokenStoreError
+from observer.runtime.files import replace_file
 
 
 def default_index_path() -> Path:
@@ -62,10 +62,8 @@ class OriginsIndex:
                 known.discard(remove)
             path = self.path
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                temporary = path.with_name(path.name + ".tmp")
-                temporary.write_text("".join(f"{o}\n" for o in sorted(known)), encoding="utf-8")
-                os.replace(temporary, path)  # atomic: a crash leaves the old or the new list
+                # 0600: not a secret, but which endpoints one holds tokens for is nobody else's.
+                replace_file(path, "".join(f"{o}\n" for o in sorted(known)), new_mode=0o600)
             except OSError as error:
                 raise TokenStoreError(
                     f"cannot write {path}: {error.strerror}", "check its permissions"

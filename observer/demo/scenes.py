@@ -257,7 +257,7 @@ SCENES: tuple[Scene, ...] = (
     ),
     Scene("replay", "replaying a recording: timeline, markers, search", _replay, _replay_search),
 )
-"""Every scene, by name order of the README."""
+"""Every scene, in the order the screenshots are listed."""
 
 
 async def save_scene(scene: Scene, out: Path, recording: Path | None = None) -> Path:

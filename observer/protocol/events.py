@@ -23,7 +23,8 @@ Reconnect = Literal["resume", "rejoin", "new program"]
 
 @dataclass(frozen=True, slots=True)
 class Capabilities:
-    """What a peer does, in words that mean one thing everywhere (DESIGN.md, "Peers").
+    """What a peer does, in words that mean one thing everywhere (docs/client-core.md, "Peers and
+    their capabilities").
 
     The client session core reads these and nothing else to decide what a user may do and what a
     reconnect means; the UI shows only what is true for the peer.

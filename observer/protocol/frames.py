@@ -35,7 +35,7 @@ SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
 MAX_DIMENSION: Final = MAX_SIZE
 RESYNC_INTERVAL: Final = 1.0
 """Seconds: the server sends a client at most one snapshot per interval for its ``resync``
-requests and for falling behind (README, "Client to server"): asked sooner, it holds the
+requests and for falling behind (docs/protocol.md, "Client to server"): asked sooner, it holds the
 snapshot back, and sends nothing else meanwhile."""
 """Largest ``cols`` or ``rows`` anybody may ask for; a terminal wider than this is a mistake."""
 FEATURES_PARAMETER: Final = "features"

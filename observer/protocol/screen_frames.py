@@ -11,7 +11,7 @@ visibility and the title; ``full`` frames list every non-blank row and mean "cle
 ``offset`` is the stream offset the server's model stood at. A repaint of rows cannot carry
 what the agent sent to be noticed, so a frame also lists, when there were any, the agent's
 desktop notifications (OSC 9/99/777), bells and progress reports (OSC 9;4) since the previous
-frame. The full specification is in the README's protocol section; :mod:`observer.protocol.screen_view` is the client's decoder.
+frame. The full specification is in docs/protocol.md; :mod:`observer.protocol.screen_view` is the client's decoder.
 """
 
 from __future__ import annotations

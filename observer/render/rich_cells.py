@@ -33,13 +33,13 @@ from rich.segment import Segment
 from rich.style import Style
 
 from observer.terminal import COLOUR_NAMES, Cell
+from observer.terminal.colours import is_hex_colour
 from observer.terminal.sanitize import sanitize_cell
 from observer.themes import TerminalColours
 
 #: The model's colour names (pyte calls yellow "brown"; pyte's own cells may say "yellow").
 _INDEX: dict[str, int] = {name: index for index, name in enumerate(COLOUR_NAMES)}
 _INDEX.update(yellow=3, brightyellow=11)
-_HEX = frozenset("0123456789abcdefABCDEF")
 MATCH_COLOUR = 11
 """Palette colour behind highlighted search matches (bright yellow), under the background's."""
 
@@ -100,7 +100,7 @@ class Palette:
         index = _INDEX.get(colour)
         if index is not None:
             return self.ansi[index]
-        if len(colour) == 6 and set(colour) <= _HEX:
+        if is_hex_colour(colour):
             return f"#{colour}"
         return default
 
@@ -113,7 +113,7 @@ def rich_colour(colour: str) -> Color | None:
     index = _INDEX.get(colour)
     if index is not None:
         return Color.from_ansi(index)
-    if len(colour) == 6 and set(colour) <= _HEX:
+    if is_hex_colour(colour):
         return Color.parse(f"#{colour}")
     return None
 

@@ -5,20 +5,19 @@ serve``), each calling :meth:`CollectorPacing.tick` every :data:`TICK_EVERY` sec
 
 A full (generation 2) collection walks every object the collector tracks with the event loop
 stopped, and the live objects are many: the terminal models' cells and cached actions, the rows
-of a 10,000-line scrollback under a flood, every tile's lines and widgets (1.2 million objects
-in the app with 40 tiles of agents drawing in truecolour: a walk of 0.5-1 s on a shared core).
-Python starts a full collection by itself whenever a quarter of that number has been added since
-the last one, and the app used to force one after every 30 s of continuous output: pauses of
-0.9-2.5 s with 40 agents. The server's own full collections, with 40 agents drawing, took up to
-330 ms, and stopped every tile of every watcher at once.
+of a 10,000-line scrollback under a flood, every tile's lines and widgets (over a million
+objects in the app with 40 tiles of agents drawing in truecolour: a walk that takes most of a
+second on a shared core). Python starts a full collection by itself whenever a quarter of that
+number has been added since the last one, and one in the server stops every tile of every
+watcher at once.
 
 :class:`CollectorPacing` keeps the part of the oldest generation that collections walk small.
 While output flows, once more than :data:`FREEZE_AT` objects sit there, it collects them (that
 walk is bounded by :data:`FREEZE_AT`: a few tens of milliseconds) and, if many survive, moves
 them to the collector's permanent generation (``gc.freeze()``, constant time), where no
 collection looks. It never forces a full collection while output flows. Those objects are
-mostly alive (cached lines, the models' rows): with 40 tiles a walk each second found no
-garbage at all and cost 30-50 ms. So a walk that finds next to nothing makes the next one come
+mostly alive (cached lines, the models' rows): while output flows a walk finds next to no
+garbage. So a walk that finds next to nothing makes the next one come
 twice as late (up to every :data:`WALK_EVERY_AT_MOST` freezes); in between, only the young
 generations are collected before a freeze (what died young is freed, not frozen).
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from observer.client import DEFAULT_IDLE_RELEASE
 from observer.errors import UsageError
 from observer.protocol import frames
 from observer.protocol.adapters import PROTOCOLS
+from observer.runtime.files import replace_file
 
 DEFAULT_API_VERSION = frames.API_VERSION
 _SECRET_WORDS = ("token", "password", "secret", "authorization", "bearer")
@@ -97,7 +97,7 @@ def load_config(path: Path | None = None) -> Config:
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"{path} is not valid TOML ({error})", "fix or remove it") from None
     except UsageError as error:
-        raise UsageError(f"{path}: {error}") from None
+        raise UsageError(f"{path}: {error.what}", error.advice) from None
 
 
 def parse_config(data: Mapping[str, object]) -> Config:
@@ -282,19 +282,9 @@ def toml_string(value: str) -> str:
 
 
 def _replace(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
+    """Replace the config file with ``text`` in one step (a new one is 0644: it holds no secret)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".config.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-            os.chmod(temporary, mode)
-            os.replace(temporary, path)  # a crash leaves the old file or the new one, whole
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        replace_file(path, text, new_mode=0o644)
     except OSError as error:
         raise UsageError(
             f"cannot write {path}: {error.strerror}", "check its permissions"

@@ -4,7 +4,7 @@ Output reaches every client through its own queue, so a client that stops readin
 the PTY reader or the other clients. When what the server holds for a client (its queue and its
 transport's buffer; the kernel keeps little, see :meth:`FrameSocket.limit_unsent`) passes the byte limit,
 its backlog is dropped and the client is marked *overflowed*: when its socket drains, it gets a
-fresh snapshot instead of the bytes it missed (DESIGN.md, "A slow watcher never slows the agent").
+fresh snapshot instead of the bytes it missed (docs/protocol.md, "Flow control").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The agent's environment: the server's, without anything observer reads a secret from.
 
-The sandbox holds no secret (DESIGN.md), and the agent's environment is the first thing a
+The sandbox holds no secret (docs/server.md, "Security"), and the agent's environment is the first thing a
 compromised agent reads. An operator who exported ``OBSERVER_TOKEN`` (the client's CI override)
 or keyring settings in the shell that starts ``observer serve`` would otherwise hand them to
 the agent. Variables the operator wants the agent to have anyway are named on purpose

@@ -177,7 +177,8 @@ class ModelFeed:
         self.rows.bump(dirty)
         self.offset += size
         self._version += 1
-        # The server's model answers DA/DSR queries; clients never do (DESIGN.md).
+        # The server's model answers DA/DSR queries; clients never do (docs/protocol.md,
+        # "Who types"): one answer, whatever the number of watchers.
         replies = self.model.take_replies()
         if replies:
             self._answer(replies)

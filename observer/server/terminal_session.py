@@ -36,10 +36,9 @@ log = logging.getLogger("observer.server")
 MODEL_BACKLOG = 64 * 1024
 """Output read but not yet parsed by the model, at most, before the PTY is left unread (the
 agent then waits on its writes, as in tmux). When the server's loop is saturated, every tile of
-the session is this far behind its agent, and the reader reads ahead by as much again: 10
-build-log agents on this 2-core machine stood at 0.55 MB/s each, 659 / 862 ms behind (p50 /
-p95) with 256 KiB and 191 / 260 ms with 64 KiB, at the same flood throughput
-(``python -m tests.benchmarks.server``: 13.1 and 13.5 MB/s with no watcher)."""
+the session is this far behind its agent, and the reader reads ahead by as much again. So the
+bound is kept small, for short tile lag, yet large enough that a flood's throughput does not
+drop (the figures behind the choice: docs/benchmarks.md, "Figures behind constants")."""
 RESYNC_INTERVAL = frames.RESYNC_INTERVAL
 TICK_SLACK = 0.001
 """A timer may fire a hair early: waking after the tick makes sure the interval has passed."""

@@ -25,11 +25,10 @@ from observer.terminal.cells import (
     fit,
     is_wide,
 )
+from observer.terminal.colours import hex_rgb
 from observer.terminal.links import Link
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import COLOUR_NAMES
-
-_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def _colour(value: str, base: int) -> list[str]:
@@ -37,8 +36,8 @@ def _colour(value: str, base: int) -> list[str]:
     if value in COLOUR_NAMES:
         i = COLOUR_NAMES.index(value)
         return [str(base + i if i < 8 else base + 60 + i - 8)]
-    if len(value) == 6 and set(value) <= _HEX:
-        rgb = (int(value[i : i + 2], 16) for i in (0, 2, 4))
+    rgb = hex_rgb(value)
+    if rgb is not None:
         return [str(base + 8), "2", *map(str, rgb)]
     return []
 

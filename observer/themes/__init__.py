@@ -21,6 +21,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from observer.errors import ThemeError
+from observer.terminal.colours import is_hex_colour
 
 DEFAULT_DARK = "observer-dark"
 DEFAULT_LIGHT = "observer-light"
@@ -59,7 +60,6 @@ UI_KEYS = (
     "panel",
 )
 
-_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
 
@@ -88,7 +88,7 @@ class ThemeSpec:
 
 def _colour(table: Mapping[str, object], key: str, where: str) -> str:
     value = table.get(key)
-    if not isinstance(value, str) or not _HEX.match(value):
+    if not isinstance(value, str) or value[:1] != "#" or not is_hex_colour(value[1:]):
         raise ThemeError(f'{where}.{key} must be a colour like "#1e1e2e", not {value!r}')
     return value.upper()
 
@@ -109,7 +109,7 @@ def parse_theme(text: str, source: str) -> ThemeSpec:
     except tomllib.TOMLDecodeError as error:
         raise ThemeError(f"{source}: not valid TOML ({error})") from None
     except ThemeError as error:
-        raise ThemeError(f"{source}: {error}") from None
+        raise ThemeError(f"{source}: {error.what}", error.advice) from None
 
 
 def _theme_from_data(data: Mapping[str, object], source: str) -> ThemeSpec:

@@ -13,9 +13,10 @@ loop never colours another's figures. Its printed table is read by its adapter
 (``tests/benchmarks/adapters.py``) into rows of figure | goal | anchor measured in the same run |
 measured | ratio. A row the adapter expects but cannot find in the output (the module's format
 changed, or it failed) is shown as "not measured" with the module's output below the table, and
-the runner exits with status 1. The table (with the machine) also replaces what README.md holds
-between ``<!-- benchmarks:start -->`` and ``<!-- benchmarks:end -->``, unless ``--no-readme`` or
-``--only`` is given.
+the runner exits with status 1. The table (with the machine) replaces what docs/benchmarks.md
+holds between ``<!-- benchmarks:start -->`` and ``<!-- benchmarks:end -->`` (the notes around it
+are written by hand), and the rows named in :data:`SUMMARY` replace the same block in README.md,
+unless ``--no-readme`` or ``--only`` is given.
 """
 
 from __future__ import annotations
@@ -131,10 +132,38 @@ def table(results: dict[str, Result]) -> list[str]:
     return lines
 
 
-def render(quick: bool, results: dict[str, Result], lines: list[str]) -> str:
-    text = [
-        "# Benchmarks",
+SUMMARY: tuple[str, ...] = (
+    "fleet: 40 Ink-like agents, client CPU",
+    "fleet: 40 Ink-like agents, tile lag p50 / p95 / max",
+    "keystroke → PTY in control mode, idle, p50",
+    "keystroke → PTY under a 48 MiB flood, p50 / p99 (40 presses)",
+    "agent's last byte → shown in the view",
+    "late join after 100 MB: first full screen",
+    "seek p99",
+    "agent throughput with 100 watchers + 1 stalled",
+    "emulator throughput, truecolour 200x50",
+    "asciicast read (23.6 MB of output)",
+)
+"""The figures the README shows: one or two per thing a user notices (the rest are in
+docs/benchmarks.md)."""
+
+
+def summary(lines: list[str]) -> list[str]:
+    """The table's header and the rows of :data:`SUMMARY`, in its order, for the README."""
+    table_lines = [line for line in lines if line.startswith("|")]
+    rows = {line.split(" | ")[0].removeprefix("| "): line for line in table_lines[2:]}
+    return [
+        *table_lines[:2],
+        *(rows[name] for name in SUMMARY if name in rows),
         "",
+        "Every figure, the machine it ran on and each benchmark's command are in "
+        "[docs/benchmarks.md](docs/benchmarks.md).",
+    ]
+
+
+def render(quick: bool, results: dict[str, Result], lines: list[str]) -> list[str]:
+    """What docs/benchmarks.md holds between its markers: the table and each module's command."""
+    text = [
         "Made by `python -m tests.benchmarks"
         + (" --quick`" if quick else "`")
         + " (each figure's own command is given below). Every ratio compares against an anchor"
@@ -142,15 +171,15 @@ def render(quick: bool, results: dict[str, Result], lines: list[str]) -> str:
         "",
         *lines,
         "",
-        "## Per benchmark",
+        "### Per benchmark",
         "",
     ]
     for name, result in results.items():
-        text += [f"### {name}", "", f"`{result.command}` ({result.elapsed:.0f} s)", ""]
+        text += [f"#### {name}", "", f"`{result.command}` ({result.elapsed:.0f} s)", ""]
         if result.missing:
             # What the module printed, so whoever reads the table sees why rows are missing.
             text += ["```", result.out.strip(), "```", ""]
-    return "\n".join(text) + "\n"
+    return text
 
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
@@ -164,8 +193,21 @@ def insert(readme: str, lines: list[str]) -> str:
     """
     start, end = readme.find(START), readme.find(END)
     if start < 0 or end < start:
-        raise ValueError(f"README.md has no {START} ... {END} block")
+        raise ValueError(f"no {START} ... {END} block")
     return readme[: start + len(START)] + "\n" + "\n".join(lines) + "\n\n" + readme[end:]
+
+
+def replace_block(path: Path, lines: list[str]) -> bool:
+    """Put ``lines`` between the markers of ``path`` (a new file is just the block); False, and a
+    message, if it cannot."""
+    try:
+        old = path.read_text() if path.exists() else f"# Benchmarks\n\n{START}\n{END}\n"
+        path.write_text(insert(old, lines))
+    except (OSError, ValueError) as error:
+        print(f"benchmarks: {path.name} not updated: {error}", file=sys.stderr)
+        return False
+    print(f"updated the table in {path}", file=sys.stderr)
+    return True
 
 
 def main() -> int:
@@ -189,20 +231,17 @@ def main() -> int:
         print(f"  {len(result.rows)} rows in {result.elapsed:.0f} s", file=sys.stderr, flush=True)
     lines = table(results)
     text = render(args.quick, results, lines)
-    if args.out == "-":
-        print(text)
-    else:
-        Path(args.out).write_text(text)
-        print(f"wrote {args.out}", file=sys.stderr)
     status = 0
-    if not args.no_readme and not args.only:
-        readme = ROOT / "README.md"
-        try:
-            readme.write_text(insert(readme.read_text(), lines))
-            print(f"updated the table in {readme}", file=sys.stderr)
-        except (OSError, ValueError) as error:
-            print(f"benchmarks: README.md not updated: {error}", file=sys.stderr)
-            status = 1
+    if args.out == "-":
+        print("\n".join(text))
+    elif not replace_block(Path(args.out), text):
+        status = 1
+    if (
+        not args.no_readme
+        and not args.only
+        and not replace_block(ROOT / "README.md", summary(lines))
+    ):
+        status = 1
     for name, result in results.items():
         for key in result.missing:
             print(f"benchmarks: {name}: {key}: not measured — see its output", file=sys.stderr)

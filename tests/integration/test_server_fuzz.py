@@ -1,6 +1,6 @@
 """Garbage from one client gets exactly the answer the protocol promises, and disturbs nobody.
 
-Each fuzzed input is made by a recipe that knows what the README's protocol section promises
+Each fuzzed input is made by a recipe that knows what docs/protocol.md promises
 for it: an `error` frame with a given code, a close with a given code and reason (*Closing*), or
 an HTTP refusal with a given status. A crash shows as anything else: a 1011 close, a 500, a
 missing or different answer, or an error logged by the server.
@@ -62,8 +62,8 @@ def _valid_size(value: object) -> bool:
 def random_message(rng: random.Random) -> tuple[str | bytes, str]:
     """A message a watcher sends and the error code the protocol promises for it.
 
-    ``resync`` is left out: it drops the replies still queued for the client (README, *Client to
-    server*), so the answers to what came before it could not be counted.
+    ``resync`` is left out: it drops the replies still queued for the client (docs/protocol.md,
+    *Client to server*), so the answers to what came before it could not be counted.
     """
     kind = rng.randrange(5)
     if kind == 0:  # input from a client that does not hold control
@@ -191,7 +191,9 @@ def random_request(rng: random.Random) -> tuple[str, list[tuple[str, str]], int]
     # A character outside the identifier's alphabet makes a bad identifier whatever surrounds it.
     identifier = garbage + quote(rng.choice("/!@#$%^&*() +=~"), safe="")
     match rng.randrange(8):
-        case 0:  # no token, or not one the server knows (README: 403 before anything else)
+        case (
+            0
+        ):  # no token, or not one the server knows (docs/protocol.md: 403 before anything else)
             headers = rng.choice([[], [("Authorization", f"Bearer {garbage}")]])
             return f"/{garbage}?{garbage}", headers, 403
         case 1:

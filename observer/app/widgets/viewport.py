@@ -1,6 +1,6 @@
 """Which part of a remote terminal a view shows: a pure function of sizes, cursor and scroll.
 
-The remote size is authoritative (DESIGN.md, "Rendering"): a view larger than the remote screen
+The remote size is authoritative (docs/app.md, "Full window, frame and crop"): a view larger than the remote screen
 centres it; a smaller one crops it around the cursor, unless the user moved it (``top``: the first
 line shown, scrolled into the history or panned up and down a tall screen; ``left``: the first
 column, panned across a wide one). Following the cursor depends on the cursor alone, never on

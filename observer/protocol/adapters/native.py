@@ -1,4 +1,4 @@
-"""``observer``: the native ``observer.v1`` protocol (the README's protocol section), client side.
+"""``observer``: the native ``observer.v1`` protocol (docs/protocol.md), client side.
 
 Decoding keeps the one piece of state the wire format needs: the stream offset of the next output
 byte, which ``hello`` and every ``snapshot`` set and every binary frame advances. Whether input may

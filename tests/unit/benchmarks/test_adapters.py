@@ -108,6 +108,17 @@ def test_the_readme_block_between_the_markers_is_replaced_and_the_rest_kept() ->
         runner.insert("# no markers\n", ["| new |"])
 
 
+def test_the_readme_summary_is_the_chosen_rows_in_their_order_under_the_header() -> None:
+    header = ["| figure | goal | anchor (same run) | measured | ratio |", "|---|---|---|---|---|"]
+    rows = [f"| {name} | g | a | m | r |" for name in reversed(runner.SUMMARY)]
+    lines = ["Machine:", "", "- date: today", "", *header, "| not chosen | g | a | m | r |", *rows]
+    shown = runner.summary(lines)
+    assert shown[:2] == header
+    assert shown[2 : 2 + len(runner.SUMMARY)] == rows[::-1]
+    assert len(runner.SUMMARY) == 10 and "| not chosen |" not in "\n".join(shown)
+    assert "docs/benchmarks.md" in shown[-1]
+
+
 def test_the_runner_exits_non_zero_and_shows_the_output_when_a_row_is_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

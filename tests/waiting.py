@@ -8,6 +8,8 @@ condition instead and fail, naming what was awaited, only when a generous deadli
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 import time
 from collections.abc import Callable
 from typing import TypeVar
@@ -61,3 +63,10 @@ def until_blocking(
             raise _timed_out(what, timeout)
         time.sleep(poll)
     return value
+
+
+def accepting(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something accepts TCP connections on ``host``:``port`` now (a server is up)."""
+    with contextlib.suppress(OSError), socket.create_connection((host, port), 1):
+        return True
+    return False

@@ -30,7 +30,7 @@ def _timed_out(what: Described, timeout: float) -> AssertionError:
 
 
 async def until(
-    condition: Callable[[], T], what: Described, timeout: float = 10.0, poll: float = POLL
+    condition: Callable[[], T], what: Described, timeout: float = 30.0, poll: float = POLL
 ) -> T:
     """Poll ``condition`` until it returns a true value, and return that value.
 
@@ -54,7 +54,7 @@ async def until(
 
 
 def until_blocking(
-    condition: Callable[[], T], what: Described, timeout: float = 10.0, poll: float = POLL
+    condition: Callable[[], T], what: Described, timeout: float = 30.0, poll: float = POLL
 ) -> T:
     """Like :func:`until`, for code without an event loop (threads, subprocesses, tmux)."""
     deadline = time.monotonic() + timeout

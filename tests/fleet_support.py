@@ -264,7 +264,7 @@ def watch(tmux: Tmux, seconds: float, usage: Usage) -> Watched:
             usage.sample()
             next_sample = now + 1.0
             seen = {k: v for k, v in seen.items() if now - v < 20}
-        time.sleep(max(0.0, POLL - (time.monotonic() - now)))
+        time.sleep(max(0.0, POLL - (time.monotonic() - now)))  # the sampling rate
     return watched
 
 
@@ -323,6 +323,7 @@ def key_latencies(tmux: Tmux, count: int, presses: int) -> dict[str, list[float]
     times: dict[str, list[float]] = {"focus": [], "open": [], "back": [], "palette": []}
     for press in range(presses):
         times["focus"].append(timed_key(tmux, "Right", focused((press + 1) % count)))
+        # Keys come apart, as a person's do: one key's work must not overlap the next's timing.
         time.sleep(0.2)
     for _ in range(max(1, presses // 2)):
         times["open"].append(timed_key(tmux, "Enter", shown(" WATCH ")))

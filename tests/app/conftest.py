@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from observer.app.links import ConnectionChanged, ScriptedLink, Step
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, SessionStarted
+from tests.waiting import until
 
 
 def greeting(
@@ -35,3 +36,8 @@ def scripted(
         steps,
         label=f"ws://127.0.0.1:9/ · {identifier}",
     )
+
+
+async def played(link: ScriptedLink) -> None:
+    """Wait until ``link`` has played every step: connected, the hello, the output."""
+    await until(link.drained.is_set, "the scripted session's steps")

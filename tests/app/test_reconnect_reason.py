@@ -7,7 +7,13 @@ from observer.app.links import ConnectionChanged
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
-from tests.app.conftest import scripted
+from tests.app.conftest import played, scripted
+from tests.waiting import until
+
+
+def title_line(tile: Tile) -> str:
+    return tile.query_one(".tile-title", OneLine).render_line(0).text
+
 
 DROPPED = "ws://127.0.0.1:9 refused the connection — is the server running on port 9?"
 
@@ -15,35 +21,32 @@ DROPPED = "ws://127.0.0.1:9 refused the connection — is the server running on 
 async def test_a_reconnecting_tile_says_why_without_the_advice() -> None:
     links = [scripted(identifier=name) for name in ("alpha", "beta")]
     app = ObserverApp(links)
-    async with app.run_test(size=(200, 24)) as pilot:
-        await pilot.pause(0.1)
+    async with app.run_test(size=(200, 24)):
+        tiles = await until(lambda: list(app.screen.query(Tile)), "the tiles")
         links[1].push(ConnectionChanged("reconnecting", reason=DROPPED))
-        await pilot.pause(0.1)
-        tile = list(app.screen.query(Tile))[1]
+        tile = tiles[1]
         tile.update_title()
-        await pilot.pause(0.1)
-        line = tile.query_one(".tile-title", OneLine).render_line(0).text
-        assert "reconnecting: ws://127.0.0.1:9 refused the connection" in line, line
+        reason = "reconnecting: ws://127.0.0.1:9 refused the connection"
+        await until(lambda: reason in title_line(tile), "the reason on the tile")
+        line = title_line(tile)
         assert "is the server running" not in line  # the advice went by in the notice
 
 
 async def test_the_status_bar_counts_down_and_says_why() -> None:
     source = scripted([b"$ "])
     app = ObserverApp([source])
-    async with app.run_test(size=(200, 20)) as pilot:
-        await pilot.pause(0.1)
+    async with app.run_test(size=(200, 20)):
+        await played(source)
+        # The status bar describes the session's state: nothing to wait for once it changed.
         source.push(ConnectionChanged("reconnecting", reason=DROPPED))
-        await pilot.pause(0.1)
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
         assert "reconnecting in 0 s: ws://127.0.0.1:9 refused the connection │" in text, text
         source.session.failed(
             "cannot reach ws://127.0.0.1:9: timed out — check", retryable=True, now=app.clock()
         )
-        await pilot.pause(0.1)
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
         assert ": cannot reach ws://127.0.0.1:9: timed out │" in text, text
         source.push(ConnectionChanged("connected"))
-        await pilot.pause(0.1)
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
         assert "refused" not in text and "timed out" not in text
 
@@ -54,15 +57,14 @@ async def test_the_endpoint_the_line_shows_is_not_said_again_before_the_reason()
         link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
     app = ObserverApp(links)
     async with app.run_test(size=(200, 24)) as pilot:
-        await pilot.pause(0.1)
+        await until(lambda: list(app.screen.query(Tile)), "the tiles")
         refused = "ws://127.0.0.1:9 has no session 'delta' (HTTP 404) — fix the profile"
         links[1].session.failed(refused, retryable=False, now=app.clock())
         links[0].push(ConnectionChanged("reconnecting", reason=DROPPED))
-        await pilot.pause(0.1)
         lines = []
         for tile in app.screen.query(Tile):
             tile.update_title()
-            await pilot.pause(0.05)
-            lines.append(tile.query_one(".tile-title", OneLine).render_line(0).text)
+            await pilot.pause()
+            lines.append(title_line(tile))
     assert lines[0].startswith(" 1  alpha  reconnecting: refused the connection  · ws://"), lines
     assert lines[1].startswith(" 2  delta  closed: has no session 'delta' (HTTP 404)"), lines

@@ -8,7 +8,6 @@ the PTY" is checked on the server's side, byte for byte.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +24,7 @@ from observer.credentials.store import Secret
 from observer.server import Server
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
+from tests import waiting
 from tests.client_support import live_link
 
 HOSTILE_AGENT = """
@@ -141,12 +141,7 @@ def status(app: ObserverApp) -> str:
 
 async def until(condition: Callable[[], bool], what: str, timeout: float = 90.0) -> None:
     """Wait for ``condition``; the bound is generous because a busy machine can be very slow."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
+    await waiting.until(condition, what, timeout, poll=0.05)
 
 
 _barriers = 0

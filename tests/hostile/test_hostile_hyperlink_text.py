@@ -17,7 +17,8 @@ from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.terminal_view import TerminalView
 from tests.app.conftest import scripted
-from tests.app.test_copy_and_links import until
+from tests.app.test_copy_and_links import view_text
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -31,17 +32,17 @@ async def dialog_for(output: bytes) -> tuple[str, list[str]]:
     app = ObserverApp([scripted([output], cols=80, rows=12)])
     opened: list[str] = []
     async with app.run_test(size=(80, 13)) as pilot:
-        await pilot.pause(0.2)
+        await until(lambda: view_text(app).strip(), "the output")
         screen = app.screen
         assert isinstance(screen, WatchScreen)
         screen.opener = lambda target: opened.append(target) is None
         await pilot.click(TerminalView, offset=(2, 0))
-        await pilot.pause(0.1)
+        await until(lambda: not isinstance(app.screen, WatchScreen), "a dialog")
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen), "the click opened no dialog"
         detail = dialog.detail
         await pilot.press("y")
-        await until(pilot, lambda: opened)
+        await until(lambda: opened, "the opener")
     return detail, opened
 
 

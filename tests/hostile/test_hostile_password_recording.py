@@ -12,7 +12,6 @@ import asyncio
 import secrets
 import stat
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from observer.recording.castfiles import open_cast
 from observer.server import Server
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -34,14 +34,6 @@ PROMPT = (
     "print(f'hello {user}, {len(secret)} characters', flush=True)\n"
     "sys.stdin.readline()\n"
 )
-
-
-async def until(condition: object, what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def test_a_password_typed_in_control_is_not_in_the_recording(tmp_path: Path) -> None:
@@ -77,7 +69,7 @@ async def test_a_password_typed_in_control_is_not_in_the_recording(tmp_path: Pat
         assert f"hello alice, {len(PASSWORD)} characters" in screen()
         await until(lambda: session.status(0).echo, "echo back on")
         session.type(b"bye\r", 0.0)
-        await asyncio.sleep(0.2)
+        await until(lambda: session.status(0).exited, "the program's exit after bye")
     finally:
         await link.close()
         runner.cancel()

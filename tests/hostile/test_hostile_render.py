@@ -15,7 +15,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from observer.asciicast import markers
 from observer.asciicast.markers import MarkerKind
 from observer.recording.recorder import Recorder
 from tests.hostile.running import observer_stdout
+from tests.waiting import until_blocking
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -105,15 +105,14 @@ def pane(tmux: list[str], what: str) -> str:
 
 
 def wait_for(tmux: list[str], text: str) -> str:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        shown = subprocess.run(
-            [*tmux, "capture-pane", "-p", "-J"], capture_output=True, text=True, timeout=10
-        ).stdout
-        if text in shown:
-            return shown
-        time.sleep(0.1)
-    raise AssertionError(f"{text!r} never appeared in the pane:\n{shown}")
+    shown = [""]
+
+    def pane() -> str:
+        command = [*tmux, "capture-pane", "-p", "-J"]
+        shown.append(subprocess.run(command, capture_output=True, text=True, timeout=10).stdout)
+        return shown[-1] if text in shown[-1] else ""
+
+    return until_blocking(pane, lambda: f"{text!r} in the pane:\n{shown[-1]}", 60, poll=0.1)
 
 
 FLAGS = (

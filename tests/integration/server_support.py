@@ -28,6 +28,7 @@ from observer.protocol.events import (
 )
 from observer.server import Server
 from observer.terminal import TerminalModel
+from tests.waiting import until
 
 CONTROL_TOKEN = "control-token-for-tests"
 WATCH_TOKEN = "watch-token-for-tests"
@@ -180,11 +181,7 @@ async def observe(
 
 async def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     """Poll a server-side condition (the tests share the server's event loop)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"condition not met within {timeout} s")
-        await asyncio.sleep(0.01)
+    await until(condition, "a condition on the server", timeout)
 
 
 def model_text(server: Server, identifier: str = "default") -> list[str]:

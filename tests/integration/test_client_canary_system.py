@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from tests.waiting import accepting, until
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -87,13 +89,7 @@ async def test_a_canary_token_appears_in_no_process_file_log_or_recording(tmp_pa
         start_new_session=True,
     )
     try:
-        for _ in range(300):
-            try:
-                _, writer = await asyncio.open_connection("127.0.0.1", port)
-                writer.close()
-                break
-            except OSError:
-                await asyncio.sleep(0.1)
+        await until(lambda: accepting(port), "the server to listen", 30, poll=0.1)
         login = subprocess.run(
             [*observer, "auth", "login", url, "--token-stdin"],
             input=canary + "\n",
@@ -117,7 +113,8 @@ async def test_a_canary_token_appears_in_no_process_file_log_or_recording(tmp_pa
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
-        await asyncio.sleep(2)
+        cast = tmp / "rec.cast"
+        await until(lambda: cast.exists() and "working" in cast.read_text(), "a recording", 30)
         ps = subprocess.run(["ps", "auxwwe"], capture_output=True, text=True, timeout=30).stdout
         proc = "".join(
             readable(p)

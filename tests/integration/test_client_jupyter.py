@@ -159,7 +159,6 @@ async def test_a_jupyter_terminal_takes_the_controllers_size_and_never_a_watcher
     assert await watcher.resize(50, 10) is False  # a watcher's window resizes nothing
     await controller.take()
     await controller.resize(97, 31)  # in control the PTY follows the view: set_size
-    await asyncio.sleep(0.5)
     assert await controller.send_input(b"stty size\r") is True
     await collect_until(controlling, lambda s, out: b"31 97" in out)
     for connection, stream in ((watcher, watching), (controller, controlling)):

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.integration.test_client_native import TOKEN, native_server
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -83,9 +84,10 @@ async def test_a_suspended_recorder_resumes_and_loses_nothing_silently(
             env=env,
             stderr=asyncio.subprocess.PIPE,
         )
-        await asyncio.sleep(2.5)
+        # Suspended once it records (a loaded machine may take seconds to start Python).
+        await until(lambda: cast.exists() and cast.stat().st_size > 4096, "a recording", 30)
         recorder.send_signal(signal.SIGSTOP)
-        await asyncio.sleep(3)  # longer than the recorder's own keepalive
+        await asyncio.sleep(3)  # the suspension: longer than the recorder's own keepalive
         recorder.send_signal(signal.SIGCONT)
         resumed = time.monotonic()
         _, err = await asyncio.wait_for(recorder.communicate(), 60)

@@ -14,6 +14,7 @@ import pytest
 
 from tests.integration.client_peers import pty_bridge
 from tests.integration.test_client_record import PROGRAM, clean_env, events_of
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -32,11 +33,10 @@ async def test_an_interrupted_recording_is_closed_and_summed_up(
         )
         # Recording from its first event (a loaded machine may take a second to start Python),
         # then long enough for the program's two lines and the time the summary must show.
-        for _ in range(300):
-            if cast.exists() and len(cast.read_text().splitlines()) >= 2:
-                break
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(1.6)
+        await until(
+            lambda: cast.exists() and len(cast.read_text().splitlines()) >= 2, "the first event", 15
+        )
+        await asyncio.sleep(1.6)  # the recording's length, which the summary must report
         process.send_signal(number)
         _, err = await asyncio.wait_for(process.communicate(), 20)
     text = err.decode()

@@ -22,6 +22,7 @@ from observer.credentials.store import Secret
 from observer.server import Server
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -38,14 +39,6 @@ def observer(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "observer", *args], capture_output=True, text=True, timeout=60
     )
-
-
-async def until(condition: object, what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 async def test_a_takeover_is_exported_and_rendered_from_both_recorders(tmp_path: Path) -> None:
@@ -72,14 +65,15 @@ async def test_a_takeover_is_exported_and_rendered_from_both_recorders(tmp_path:
     session = link.session
     runner = asyncio.create_task(link.run())
     try:
-        await until(lambda: headless.exists(), "the headless recording")
-        await until(lambda: session.status(0).connection == "connected", "the connection")
+        await until(lambda: headless.exists(), "the headless recording", 30)
+        await until(lambda: session.status(0).connection == "connected", "the connection", 30)
         assert session.take(time.monotonic())
-        await until(lambda: session.in_control, "control")
+        await until(lambda: session.in_control, "control", 30)
         session.type(b"y\r", time.monotonic())
-        await asyncio.sleep(0.3)
+        ring = server.sessions["agent"].ring
+        await until(lambda: b"answered y" in ring.since(ring.start), "the agent's answer", 30)
         session.release(time.monotonic())
-        await until(lambda: session.status(0).exited, "the program's exit")
+        await until(lambda: session.status(0).exited, "the program's exit", 30)
         _, err = await asyncio.wait_for(recorder.communicate(), 30)
         assert recorder.returncode == 0, err
     finally:

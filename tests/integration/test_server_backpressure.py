@@ -31,7 +31,7 @@ async def test_a_stalled_client_is_bounded_and_gets_a_snapshot_when_it_resumes(
             worst = 0
             while not any("DONE" in line for line in model_text(server)):
                 worst = max(worst, client.queued)
-                await asyncio.sleep(0.005)
+                await asyncio.sleep(0.005)  # sampling the queue while the flood lasts
             # The PTY was drained although the client read nothing for the whole flood.
             assert session.ring.end >= 60_000_000
             assert client.overflows >= 1

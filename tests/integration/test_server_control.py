@@ -102,10 +102,11 @@ async def test_a_watch_only_token_cannot_take_control_over_the_socket() -> None:
 QUERY = textwrap.dedent(
     """
     import os, sys, termios, tty, time
-    time.sleep(0.5)  # let the watchers connect first
+    while not os.path.exists(sys.argv[1]):  # the test makes it once the watchers are connected
+        time.sleep(0.01)
     tty.setraw(0)
     os.write(1, b"\\x1b[6n")  # DSR: report the cursor position
-    time.sleep(0.5)
+    time.sleep(0.5)  # time for a watcher's answer, which must not come
     answer = os.read(0, 1024)
     os.write(1, b"\\r\\nanswer=" + answer.replace(b"\\x1b", b"ESC") + b"\\r\\n")
     time.sleep(60)
@@ -116,13 +117,14 @@ QUERY = textwrap.dedent(
 async def test_terminal_queries_are_answered_once_by_the_server_not_by_watchers(
     tmp_path: Path,
 ) -> None:
-    script = tmp_path / "query.py"
+    script, ready = tmp_path / "query.py", tmp_path / "watchers-connected"
     script.write_text(QUERY)
     async with (
-        running_server([PY, str(script)]) as server,
+        running_server([PY, str(script), str(ready)]) as server,
         observe(server) as first,
         observe(server),
     ):
+        ready.touch()
         ring = server.sessions["default"].ring
         await wait_for(lambda: b"answer=" in ring.since(0) and ring.since(0).endswith(b"\r\n"))
         # One reply, from the server's model: watchers connected meanwhile added none.

@@ -111,7 +111,7 @@ async def test_a_client_that_did_not_ask_gets_no_echo_frame() -> None:
                         continue
                     if isinstance(message, str):
                         types.append(json.loads(message)["type"])
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.3)  # time for an echo frame, which must not come
             while True:
                 try:
                     message = await asyncio.wait_for(ws.recv(), 0.2)

@@ -41,7 +41,10 @@ def ui_command(tmp_path: Path, before: str = "") -> list[str]:
 
 
 def ready(server: object) -> bool:
-    return any("READY" in line for line in model_text(server))  # type: ignore[arg-type]
+    """The server's model holds the whole UI, up to the cursor parked last."""
+    model = server.sessions["default"].model  # type: ignore[attr-defined]
+    drawn = any("READY" in line for line in model_text(server))  # type: ignore[arg-type]
+    return drawn and (model.cursor_x, model.cursor_y) == (19, 9)
 
 
 async def test_a_late_joiner_sees_the_exact_full_screen_ui(tmp_path: Path) -> None:

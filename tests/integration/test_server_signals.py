@@ -109,7 +109,7 @@ async def test_a_port_already_taken_is_found_before_the_agent_starts(tmp_path: P
         f"observer: cannot listen on 127.0.0.1:{port}: Address already in use"
         " — pick another --listen address"
     ]
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # time for an agent that must not start
     assert not marker.exists(), "the agent was started although the port was taken"
 
 

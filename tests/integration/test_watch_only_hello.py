@@ -20,6 +20,7 @@ from observer.transport.settings import ConnectionSettings
 from tests.app.test_view_tmux import issue
 from tests.client_support import live_link
 from tests.hostile.serve_process import serve_process
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -27,12 +28,9 @@ pytestmark = pytest.mark.timeout(90)
 async def connected(pilot: Pilot[int], app: ObserverApp) -> str:
     """Wait for the session's hello; the status bar's text then."""
     session = app.links[0].session
-    for _ in range(200):
-        if session.status(app.clock()).connection == "connected":
-            await pilot.pause(0.1)
-            return app.screen.query_one(StatusBar).describe(app.clock()).plain
-        await pilot.pause(0.05)
-    raise AssertionError("never connected")
+    await until(lambda: session.status(app.clock()).connection == "connected", "the hello", 20)
+    await pilot.pause()
+    return app.screen.query_one(StatusBar).describe(app.clock()).plain
 
 
 @pytest.mark.parametrize("role", ["watch", "control"])
@@ -48,8 +46,12 @@ async def test_ctrl_t_is_offered_only_to_a_token_that_may_take_control(
         async with app.run_test(size=(160, 30)) as pilot:
             bar = await connected(pilot, app)
             status = link.session.status(app.clock())
+            told = len(app._notifications)
             await pilot.press("ctrl+t")
-            await pilot.pause(0.1)
+            await until(
+                lambda: isinstance(app.screen, ConfirmScreen) or len(app._notifications) > told,
+                "a question or a refusal",
+            )
             asked = isinstance(app.screen, ConfirmScreen)
             messages = [n.message for n in app._notifications]
     if role == "watch":

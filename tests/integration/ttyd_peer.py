@@ -12,12 +12,13 @@ import contextlib
 import os
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import accepting, until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = ROOT.parent / "shared" / "peers" / "build-ttyd.sh"
@@ -69,13 +70,12 @@ def running_ttyd(command: list[str], *options: str) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise AssertionError("ttyd did not start listening")
-            time.sleep(0.05)
+
+        def up() -> bool:
+            assert process.poll() is None, "ttyd exited before it listened"
+            return accepting(port)
+
+        until_blocking(up, "ttyd to listen", poll=0.05)
         yield f"ws://127.0.0.1:{port}/ws"
     finally:
         process.terminate()

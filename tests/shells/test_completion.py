@@ -10,13 +10,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
 from observer.cli import build_parser
+from tests.waiting import until_blocking
 
 pytestmark = pytest.mark.timeout(60)
 BIN = Path(sys.executable).parent  # where the installed `observer` command is
@@ -121,14 +121,15 @@ def typed(session: str, keys: str, expect: str) -> str:
     """Type ``keys`` then TAB (nothing when ``keys`` is empty); wait for ``expect`` on screen."""
     if keys:
         tmux("send-keys", "-t", session, keys, "Tab")
-    deadline = time.monotonic() + 15
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-t", session, "-p")
-        if expect in screen:
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"no {expect!r} after TAB; the screen was:\n{screen}")
+    screens = [""]
+
+    def shown() -> str:
+        screens.append(tmux("capture-pane", "-t", session, "-p"))
+        return screens[-1] if expect in screens[-1] else ""
+
+    return until_blocking(
+        shown, lambda: f"{expect!r} after TAB; the screen was:\n{screens[-1]}", 15, poll=0.1
+    )
 
 
 @pytest.mark.skipif(

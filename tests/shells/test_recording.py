@@ -19,7 +19,7 @@ from observer.asciicast import CastReader, Event
 from observer.errors import CastFormatError, InvalidState, UsageError
 from observer.recording.castfiles import open_cast
 from observer.recording.recorder import Recorder, endpoint_host
-from observer.recording.spool import FLUSH_INTERVAL
+from tests.waiting import until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]
 ASCIINEMA = Path(sys.executable).with_name("asciinema")
@@ -136,11 +136,8 @@ def test_an_event_reaches_the_file_on_its_own_within_the_flush_interval(tmp_path
     rec = Recorder(path, cols=80, rows=24)
     assert read_back(path)[0].header.cols == 80  # the header is in the file at once
     rec.output(b"visible soon")
-    deadline = time.monotonic() + 10
-    events: list[Event] = []
-    while not events and time.monotonic() < deadline:
-        time.sleep(FLUSH_INTERVAL / 5)
-        _, events = read_back(path)  # through another handle while the recorder stays open
+    # Read through another handle while the recorder stays open.
+    events = until_blocking(lambda: read_back(path)[1], "the event in the file")
     assert [e.data for e in events] == ["visible soon"]
     rec.close()
 
@@ -222,7 +219,7 @@ while True:
     sys.stdout.write(f"{i}\\n")
     sys.stdout.flush()
     i += 1
-    time.sleep(0.002)
+    time.sleep(0.002)  # a steady writer, to be killed mid-stream
 """
 
 
@@ -240,10 +237,8 @@ def kill_mid_stream(path: Path, after: float) -> tuple[list[tuple[int, float]], 
 
     reader = threading.Thread(target=collect, daemon=True)
     reader.start()
-    deadline = time.monotonic() + 30
-    while not reports and time.monotonic() < deadline:  # wait until the child really records
-        time.sleep(0.01)
-    time.sleep(after)
+    until_blocking(lambda: reports, "the child to record", 30)
+    time.sleep(after)  # the kill lands at an arbitrary point of the stream: that is the test
     killed_at = time.monotonic()
     os.kill(child.pid, signal.SIGKILL)
     child.wait(timeout=30)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from observer.errors import ObserverError
 from observer.recording.recorder import Recorder
 from observer.recording.spool import Spool
+from tests.waiting import until_blocking
 
 
 def test_lines_wait_for_the_deadline_a_flush_or_close(tmp_path: Path) -> None:
@@ -34,9 +34,7 @@ def test_the_thread_writes_by_the_deadline_on_its_own(tmp_path: Path) -> None:
     path = tmp_path / "s.txt"
     spool = Spool(io.FileIO(path, "w"), interval=0.01)
     spool.write("soon\n")
-    deadline = time.monotonic() + 10
-    while not path.read_text() and time.monotonic() < deadline:
-        time.sleep(0.005)
+    until_blocking(path.read_text, "the thread's write")
     assert path.read_text() == "soon\n"
     spool.close()
 
@@ -55,10 +53,7 @@ def test_an_fsync_asked_for_happens_in_the_thread_before_close_returns(tmp_path:
 def test_a_write_error_in_the_thread_is_kept_and_raised_by_the_next_flush() -> None:
     spool = Spool(io.FileIO("/dev/full", "w"), interval=0.001)
     spool.write("lost\n")
-    deadline = time.monotonic() + 10
-    while spool.error is None and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert spool.error is not None
+    until_blocking(lambda: spool.error, "the write error")
     with pytest.raises(OSError, match="No space left"):
         spool.flush()
     with pytest.raises(OSError, match="No space left"):
@@ -95,9 +90,7 @@ def test_a_disk_filling_up_while_recording_is_a_clear_error_at_the_next_event() 
         spool.file.close()
         spool.file = io.FileIO("/dev/full", "w")
         rec.output(b"lost when the disk is full")
-        deadline = time.monotonic() + 10
-        while spool.error is None and time.monotonic() < deadline:
-            time.sleep(0.005)
+        until_blocking(lambda: spool.error, "the write error")
         with pytest.raises(ObserverError, match="free some disk space"):
             rec.output(b"next")
         with pytest.raises(ObserverError, match="free some disk space"):

@@ -15,6 +15,7 @@ from observer.server.clients import Client, FanoutBudget
 from observer.server.fanout import Fanout
 from observer.server.pty_reader import BATCH_INTERVAL, MAX_INTERVAL, batch_interval
 from observer.server.websocket_adapter import wire_frame
+from tests.waiting import until
 
 
 @pytest.mark.parametrize("length", [0, 1, 125, 126, 65535, 65536, 300_000])
@@ -117,8 +118,8 @@ async def test_streaming_output_is_collected_into_one_frame_per_batch_interval()
     for _ in range(10):
         fanout.add(b"y" * 4096)  # the next ones wait for the interval
     assert all(c.messages == [b"x" * 4096] for c in clients)
-    await asyncio.sleep(batch_interval(100) * 3)
-    assert all(c.messages == [b"x" * 4096, b"y" * 40960] for c in clients)
+    expected = [b"x" * 4096, b"y" * 40960]
+    await until(lambda: all(c.messages == expected for c in clients), "the second batch")
 
 
 async def test_a_flush_sends_what_was_collected_before_anything_else_is_sent() -> None:
@@ -129,7 +130,7 @@ async def test_a_flush_sends_what_was_collected_before_anything_else_is_sent() -
     assert clients[0].messages == [b"x" * 4096]
     fanout.flush()  # e.g. before a resize frame or a client's snapshot
     assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
-    await asyncio.sleep(batch_interval(100) * 3)
+    await asyncio.sleep(batch_interval(100) * 3)  # time for a batch that must not come
     assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
 
 

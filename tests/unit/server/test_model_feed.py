@@ -15,6 +15,7 @@ from observer.terminal import TerminalModel
 from tests.unit.server.test_screen_notices import Viewer
 from tests.unit.server.test_snapshot_continuation import Reader
 from tests.unit.terminal.test_erased import _frame
+from tests.waiting import until
 
 LINE = b"\x1b[32m[%6d]\x1b[0m CC src/module_%04d/file.o -O2 \x1b[33mok\x1b[0m\r\n"
 
@@ -53,12 +54,10 @@ async def test_a_log_waits_and_is_parsed_a_backlog_at_a_time() -> None:
             data = _lines(batch * 50, 50)
             feed.add(data)
             sent += len(data)
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the writer's pace is what the feed reacts to
         assert feed.offset == 0  # held: nothing looked at the screen yet
-        deadline = time.monotonic() + 5
-        while feed.offset < sent and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        assert feed.offset == sent  # parsed when the hold ran out
+        await until(lambda: feed.offset >= sent, "the hold to run out")
+        assert feed.offset == sent
         assert model.text()[-2].startswith("[   299]")
         assert model.parsed < sent / 3  # the last screenful or so, not 300 lines
     finally:
@@ -75,7 +74,7 @@ async def test_a_redrawn_ui_waits_and_only_its_last_frames_are_drawn() -> None:
             data = _frame(n, first=n == 0)
             feed.add(data)
             sent += len(data)
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the writer's pace is what the feed reacts to
         feed.current()  # a round of frames looks at the screen
         assert feed.offset == sent
         assert model.text()[0].startswith("word7 word8")  # frame 19: word (19 + row) % 12
@@ -100,7 +99,7 @@ async def test_a_frame_shows_the_log_s_last_line_not_the_one_a_hold_ago() -> Non
     )
     try:
         feed.add(_lines(0, 200))
-        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # one turn of the loop: the feed's task holds the lines
         views.send_due()
         (frame,) = viewer.sent
         assert isinstance(frame, str) and "[   199]" in frame
@@ -117,8 +116,7 @@ async def test_a_query_after_log_lines_is_answered_at_once() -> None:
         feed.add(_lines(0, 100))
         feed.add(b"\x1b[6n")  # where is the cursor? The program waits for the answer.
         began = time.monotonic()
-        while not answers and time.monotonic() - began < 5:
-            await asyncio.sleep(0.001)
+        await until(lambda: answers, "the answer to the query", poll=0.001)
         assert answers == [b"\x1b[30;1R"]
         assert time.monotonic() - began < HOLD
     finally:
@@ -135,7 +133,7 @@ async def test_output_is_parsed_at_once_unless_quiet_and_little(data: bytes) -> 
     task = asyncio.get_running_loop().create_task(feed.run())
     try:
         feed.add(data)
-        for _ in range(5):
+        for _ in range(5):  # a few turns of the loop, far less than the hold
             await asyncio.sleep(0)
         assert feed.offset == len(data)
     finally:

@@ -7,6 +7,7 @@ import time
 from observer.protocol.screen_frames import MAX_NOTIFICATIONS
 from observer.server.notification_log import NotificationLog
 from observer.terminal import BellRung, NotificationSent, ProgressReported
+from tests.waiting import until
 
 
 def test_each_client_gets_what_came_after_its_last_number_and_a_bell_flood_is_one_bell() -> None:
@@ -103,7 +104,6 @@ def test_a_notification_or_a_bell_goes_at_once_and_progress_waits_its_turn() -> 
 async def test_the_ticker_wakes_for_a_notification_instead_of_sleeping_until_the_next_frame() -> (
     None
 ):
-    import asyncio
 
     from observer.server.screen_sync import RowVersions, ScreenViews
     from observer.terminal import TerminalModel
@@ -117,15 +117,11 @@ async def test_the_ticker_wakes_for_a_notification_instead_of_sleeping_until_the
     rows.bump(model.feed(b"hello"))
     views.enter(viewer, 1)  # one frame a second
     try:
-        for _ in range(100):
-            await asyncio.sleep(0.005)
-            if viewer.sent:
-                break
+        await until(lambda: viewer.sent, "the first frame")
         assert len(viewer.sent) == 1
         asked = time.monotonic()
         log.add([NotificationSent("", "waiting for input", "osc777")])
-        while len(viewer.sent) == 1 and time.monotonic() - asked < 2:
-            await asyncio.sleep(0.005)
+        await until(lambda: len(viewer.sent) > 1, "the notification's frame", poll=0.005)
         assert len(viewer.sent) == 2 and "waiting for input" in str(viewer.sent[1])
         assert time.monotonic() - asked < 0.5  # not the second's wait for the next frame
     finally:

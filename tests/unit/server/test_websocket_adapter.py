@@ -31,6 +31,7 @@ from observer.server.websocket_adapter import (
     plain_response,
     wire_frame,
 )
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.timeout(30)
@@ -92,11 +93,11 @@ async def test_a_client_that_stops_reading_pauses_writes_until_it_drains() -> No
             if server.paused:
                 break
             server.write(chunk)
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # one turn of the loop: the transport writes what it can
         assert server.paused and not server.takes_writes() and server.open()
         assert server.unsent() > 0
         draining = asyncio.create_task(server.drain())
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # what is tested is that nothing happens meanwhile
         assert not draining.done()
         while not draining.done():
             await client.recv()
@@ -142,12 +143,13 @@ async def test_requests_websockets_refuses_before_any_hook_are_reported() -> Non
             writer.write(request.encode())
             answer = await reader.read()
             writer.close()
-            await asyncio.sleep(0.05)
             if answer:  # websockets >= 17 answers; the refusal is reported with its status
                 assert answer.startswith(f"HTTP/1.1 {status} ".encode())
+                await until(lambda: refused, "the refusal to be reported")
                 assert [seen for seen, _ in refused] == [status]
                 refused.clear()
             else:  # websockets 15 and 16 close without an answer: nothing was refused
+                await asyncio.sleep(0.05)  # time for a report that must not come
                 assert refused == []
 
 

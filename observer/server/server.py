@@ -32,16 +32,17 @@ from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusa
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
-from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
+from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits, TokenBudgets
 from observer.server.listing import listing_json
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
 from observer.server.websocket_adapter import (
     FrameSocket,
+    guarded_connection,
     log_refusal,
-    logging_connection,
     plain_response,
+    set_budget,
 )
 
 log = logging.getLogger("observer.server")
@@ -125,6 +126,7 @@ class Server:
         self.ring_size = ring_size
         self.client_queue = client_queue
         self.limits = ConnectionLimits(max_connections, max_per_token, reserved_for_control)
+        self.budgets = TokenBudgets(time.monotonic)
         self.max_sessions = max_sessions
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
@@ -150,7 +152,7 @@ class Server:
             self.port,
             process_request=self._process_request,
             process_response=self._process_response,
-            create_connection=logging_connection(log_refusal),
+            create_connection=guarded_connection(log_refusal),
             select_subprotocol=_select_subprotocol,
             compression="deflate" if self.compression else None,
             max_size=MAX_MESSAGE,
@@ -254,6 +256,8 @@ class Server:
             await websocket.wait_closed()
         finally:
             self.limits.remove(key)
+            if key is not None and not self.limits.held(key):
+                self.budgets.forget(key)
             self._admissions.pop(websocket, None)
 
     def _credentials(self) -> Iterator[tuple[WebSocket, Credential, str]]:
@@ -284,6 +288,8 @@ class Server:
             name,
         )
         self._live[websocket] = (admission, connection.id)
+        budget = self.budgets.for_connection(_key(admission.credential))
+        set_budget(websocket, budget)
         try:
             await run_connection(
                 websocket,
@@ -292,6 +298,7 @@ class Server:
                 connection,
                 want_control=admission.want_control,
                 since=admission.since,
+                budget=budget,
             )
         finally:
             del self._live[websocket]

@@ -29,6 +29,10 @@ MESSAGE_BURST: Final = 2000.0
 TOKEN_MESSAGE_RATE: Final = 1000.0
 """Messages (and control frames) a second all connections of one token may send together."""
 TOKEN_MESSAGE_BURST: Final = 4000.0
+CONNECTION_RATE: Final = 16.0
+"""New connections a second one token may open in the long run (a dashboard opening a hundred
+tiles on one server takes a few seconds; a churning client is refused with 429)."""
+CONNECTION_BURST: Final = 64.0
 
 
 class ConnectionLimits:
@@ -161,3 +165,37 @@ class TokenBudgets:
         """Token ``key`` has no connection left: drop its bucket."""
         if key is not None:
             self._budgets.pop(key, None)
+
+
+class NewConnections:
+    """How fast each token may open connections: a token bucket of arrivals per token.
+
+    Args:
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        rate: float = CONNECTION_RATE,
+        burst: float = CONNECTION_BURST,
+    ) -> None:
+        self._clock = clock
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        """Per token: the places left, and when they were counted."""
+
+    def allow(self, key: str | None) -> bool:
+        """Count an arrival of token ``key``; False if it comes too soon after the others (a
+        refused arrival takes no place: a client that retries gets in at the rate)."""
+        if key is None:
+            return True
+        now = self._clock()
+        if key not in self._buckets and len(self._buckets) >= 4096:
+            self._buckets.clear()  # many tokens (JWT subjects): start afresh
+        left, then = self._buckets.get(key, (self.burst, now))
+        left = min(self.burst, left + (now - then) * self.rate)
+        allowed = left >= 1.0
+        self._buckets[key] = (left - 1.0 if allowed else left, now)
+        return allowed

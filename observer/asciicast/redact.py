@@ -40,14 +40,16 @@ class Redactor:
 
     Args:
         secrets: Exact strings to mask wherever they appear (e.g. the session's own token).
+        shapes: Mask the common key shapes of :data:`PATTERNS` too (off: only ``secrets``).
 
     Attributes:
         count: Secrets masked so far.
     """
 
-    def __init__(self, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, secrets: Iterable[str] = (), *, shapes: bool = True) -> None:
         exact = sorted({s for s in secrets if s}, key=len, reverse=True)
         self._exact = re.compile("|".join(map(re.escape, exact))) if exact else None
+        self._patterns = PATTERNS if shapes else ()
         self._held = ""
         self.count = 0
 
@@ -79,7 +81,7 @@ class Redactor:
             return text
         if self._exact is not None:
             text = self._exact.sub(self._mask_whole, text)
-        for pattern, group in PATTERNS:
+        for pattern, group in self._patterns:
             text = pattern.sub(self._masker(group), text)
         return text
 

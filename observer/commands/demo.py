@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from observer.commands._recording_options import add_redaction_option
+
 NAME = "demo"
 HELP = "watch a scripted coding agent in a local sandbox endpoint (start here)"
 DESCRIPTION = """\
@@ -25,6 +27,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments."""
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
     parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    add_redaction_option(parser)
     parser.add_argument(
         "--speed", type=float, default=1.0, help="agent speed factor (default 1; 2 = twice as fast)"
     )
@@ -67,7 +70,11 @@ async def _run(args: argparse.Namespace) -> int:
         config = load_config()
         profile = Profile(name="demo", url=url, identifier="demo", protocol="observer")
         link = build_link(
-            profile, record=args.record, idle_release=config.idle_release, token=Secret(token)
+            profile,
+            record=args.record,
+            redact=args.redact,
+            idle_release=config.idle_release,
+            token=Secret(token),
         )
         app = ObserverApp([link], theme=args.theme or config.theme, config_dir=config_dir())
         await app.run_async()

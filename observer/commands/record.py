@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from observer.commands._recording_options import add_redaction_option, own_secrets
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="declare the connection dead after S seconds without a pong, then reconnect (default 20)",
     )
     parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    add_redaction_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -132,6 +134,8 @@ async def _record(args: argparse.Namespace) -> int:
         endpoint=args.url,
         format=args.format,
         overwrite=args.overwrite,
+        redact=args.redact,
+        secrets=own_secrets(token),
     )
     session = WatchedSession(
         identifier=args.identifier,

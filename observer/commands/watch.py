@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from observer.commands._recording_options import add_redaction_option, own_secrets
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --record: also record the keys you send in control (never while echo is off)",
     )
+    add_redaction_option(parser)
     parser.add_argument(
         "--keep-remote-size",
         action="store_true",
@@ -121,6 +123,7 @@ def build_link(
     control: bool = False,
     record: Path | None = None,
     record_input: bool = False,
+    redact: bool = True,
     follow_size: bool = True,
     idle_release: float | None = None,
     token: Secret | None = None,
@@ -154,7 +157,12 @@ def build_link(
     policy = None
     if record is not None:
         policy = recording_policy(
-            record, identifier=profile.identifier, endpoint=profile.url, record_input=record_input
+            record,
+            identifier=profile.identifier,
+            endpoint=profile.url,
+            record_input=record_input,
+            redact=redact,
+            secrets=own_secrets(token),
         )
     session = WatchedSession(
         identifier=profile.identifier,
@@ -198,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
             control=args.control,
             record=args.record,
             record_input=args.record_input,
+            redact=args.redact,
             follow_size=not args.keep_remote_size,
             idle_release=config.idle_release,
             scrollback=0 if len(profiles) > 1 else None,  # a tile keeps no scrollback

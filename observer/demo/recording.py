@@ -46,6 +46,7 @@ def record_agent(path: Path, *, speed: float = 2.0, timeout: float = 120.0) -> N
         while time.monotonic() < deadline:
             ready, _, _ = select.select([primary], [], [], 0.1)
             if not ready:
+                recorder.tick()  # text held back for redaction keeps its time
                 if child.poll() is not None:
                     break
                 continue

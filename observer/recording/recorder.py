@@ -10,11 +10,14 @@ even a power loss. A recorder dropped without :meth:`Recorder.close`, or left op
 interpreter exits, still writes what it holds.
 
 The header carries the size, title, theme, session identifier and the endpoint's host only: never a
-URL's path, query or user info (where tokens hide), and no environment dump.
+URL's path, query or user info (where tokens hide), and no environment dump. It also says whether
+secrets were masked (``"redacted"``): they are unless the user turned it off (``--no-redact``),
+and the session's own token is masked even then (the security model keeps tokens out of files).
 """
 
 from __future__ import annotations
 
+import asyncio
 import codecs
 import io
 import os
@@ -87,10 +90,11 @@ class Recorder:
         clock: Monotonic seconds; event times are measured from its value at construction.
         timestamp: Unix time of the start for the header (default: now).
         overwrite: Replace an existing file instead of refusing.
-        redact: Mask secrets (bearer tokens, JWTs, API-key shapes) seen in output and input; the
-            trailing run of token-like characters of a chunk is held back until the next chunk,
-            marker, resize, exit or close, so a secret split across chunks is masked too.
-        secrets: Exact strings to mask as well (e.g. the session's own token); implies ``redact``.
+        redact: Mask secrets (bearer tokens, JWTs, API-key shapes) seen in output and input (on
+            by default); the trailing run of token-like characters of a chunk is held back until
+            the next chunk, marker, resize, exit or close, or :data:`HOLD_LIMIT` seconds, so a
+            secret split across chunks is masked too.
+        secrets: Exact strings to mask whatever ``redact`` says (e.g. the session's own token).
         fsync: Called with the file descriptor at markers, exit and close (injectable for tests).
 
     Raises:
@@ -111,7 +115,7 @@ class Recorder:
         clock: Clock = time.monotonic,
         timestamp: int | None = None,
         overwrite: bool = False,
-        redact: bool = False,
+        redact: bool = True,
         secrets: Iterable[str] = (),
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
@@ -126,19 +130,19 @@ class Recorder:
         }
         self._output_decoder = self._decoders[OUTPUT]
         self.events = 0
-        secrets = list(secrets)
+        secrets = [secret for secret in secrets if secret]
         self._held_since: float | None = None
+        self._release_timer: asyncio.TimerHandle | None = None
         self._redactors = (
-            {code: Redactor(secrets) for code in (OUTPUT, INPUT)} if redact or secrets else {}
+            {code: Redactor(secrets, shapes=redact) for code in (OUTPUT, INPUT)}
+            if redact or secrets
+            else {}
         )
         self._file = Spool(self._open(overwrite), fsync=fsync)
         self._closed = False
-        # Writes what waits if the recorder is dropped unclosed or the interpreter exits first.
-        self._finalizer = weakref.finalize(self, self._file.close)
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
-        extra: dict[str, Any] = {}
-        if any(meta.values()):
-            extra["observer"] = {k: v for k, v in meta.items() if v}
+        extra: dict[str, Any] = {"observer": {k: v for k, v in meta.items() if v}}
+        extra["observer"]["redacted"] = redact
         header = Header(
             version=3 if format == "v3" else 2,
             cols=cols,
@@ -155,6 +159,10 @@ class Recorder:
         except OSError as error:
             self._file.close()
             raise self._write_failed(error) from None
+        # Writes what waits if the recorder is dropped unclosed or the interpreter exits first.
+        self._finalizer = weakref.finalize(
+            self, _finish, self._redactors, self._writer, self._file, clock, self._start
+        )
 
     def _open(self, overwrite: bool) -> io.FileIO:
         flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if overwrite else os.O_EXCL)
@@ -296,11 +304,33 @@ class Recorder:
             self._held_since = None
         elif self._held_since is None:
             self._held_since = self.elapsed()
+            self._release_later()
         return text
+
+    def _release_later(self) -> None:
+        """Write held text after :data:`HOLD_LIMIT` when an event loop runs (a quiet program's
+        last word keeps its time); without one, the next event or :meth:`tick` writes it."""
+        if self._release_timer is not None and not self._release_timer.cancelled():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._release_timer = loop.call_later(HOLD_LIMIT, self._release_due)
+
+    def _release_due(self) -> None:
+        self._release_timer = None
+        if not self._closed and self._file.error is None:
+            self.tick()
+            if self._held_since is not None:
+                self._release_later()
 
     def _release_held(self) -> None:
         """Write text a redactor held back, so it lands before the event that follows."""
         self._held_since = None
+        if self._release_timer is not None:
+            self._release_timer.cancel()
+            self._release_timer = None
         for code, redactor in self._redactors.items():
             if redactor.holding:
                 self._record(code, redactor.flush())
@@ -328,6 +358,18 @@ class Recorder:
         )
 
 
+def _finish(
+    redactors: Mapping[str, Redactor], writer: CastWriter, spool: Spool, clock: Clock, start: float
+) -> None:
+    """Write the text redactors hold, then close the spool (a recorder dropped unclosed)."""
+    try:
+        for code, redactor in redactors.items():
+            if redactor.holding:
+                writer.write_event(clock() - start, code, redactor.flush())
+    finally:
+        spool.close()
+
+
 def recording_policy(
     path: str | os.PathLike[str],
     *,
@@ -336,11 +378,15 @@ def recording_policy(
     format: CastFormat = "v3",
     overwrite: bool = False,
     record_input: bool = False,
+    redact: bool = True,
+    secrets: Iterable[str] = (),
 ) -> RecordingPolicy:
     """The recording policy of every recorder, writing to a :class:`Recorder` at ``path``.
 
-    The file is created at the session's first screen, with its size and title.
+    The file is created at the session's first screen, with its size and title. Secrets are
+    masked unless ``redact`` is false; ``secrets`` (the session's own token) always are.
     """
+    secrets = tuple(secrets)
 
     def open_sink(cols: int, rows: int, title: str) -> Recorder:
         return Recorder(
@@ -352,6 +398,8 @@ def recording_policy(
             endpoint=endpoint,
             format=format,
             overwrite=overwrite,
+            redact=redact,
+            secrets=secrets,
         )
 
     return RecordingPolicy(open_sink, record_input=record_input)

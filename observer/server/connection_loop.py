@@ -2,7 +2,7 @@
 
 The decisions come from the sans-I/O :class:`~observer.protocol.arbiter.ServerConnection`; this
 loop only carries them out on the session, and paces the reading: a client that floods the
-server with messages is read at :class:`~observer.server.limits.MessageBudget`'s rate. A
+server with messages is read at :class:`~observer.server.limits.ReadBudget`'s rate. A
 ``resync`` while one is pending changes nothing (one snapshot per client per interval, however
 often it asks), and reading goes on meanwhile: a controller that resyncs to catch up with a flood
 keeps typing (stopping to read until the snapshot was sent held its keys up to a second).
@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
@@ -33,7 +32,7 @@ from observer.protocol.arbiter import (
     WriteToPty,
 )
 from observer.server.clients import Client
-from observer.server.limits import MessageBudget
+from observer.server.limits import ReadBudget
 from observer.server.terminal_session import TerminalSession
 
 log = logging.getLogger("observer.server")
@@ -49,12 +48,13 @@ async def run_connection(
     *,
     want_control: bool,
     since: int | None,
+    budget: ReadBudget,
 ) -> None:
-    """Join ``session``, serve the client until it leaves or is closed, then leave."""
+    """Join ``session``, serve the client until it leaves or is closed, then leave; its
+    messages are read at ``budget``'s pace."""
     opening = connection.open(want_control)
     session.join(client, since, granted=bool(opening) and connection.holder == "you")
     writer = asyncio.create_task(client.run_writer())
-    budget = MessageBudget(time.monotonic)
     try:
         ending = apply(session, client, opening)
         if ending is None:

@@ -8,7 +8,9 @@ controller can always get in to take over, however many watchers hoard the serve
 
 A connection's messages are paced by a token bucket (:class:`MessageBudget`): a client that
 sends faster than ``rate`` messages a second (after a burst) is read more slowly, so its flood
-waits in its own socket instead of the server's CPU.
+waits in its own socket instead of the server's CPU. Control frames (pings, pongs) spend it too.
+A token's connections together share a second bucket (:class:`TokenBudgets`): fifty
+connections of one token at their own limit are read at the token's rate, not fifty times it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ MESSAGE_RATE: Final = 500.0
 """Messages a second a client may send in the long run (typing is tens; a paste is a few
 64 KiB frames)."""
 MESSAGE_BURST: Final = 2000.0
+TOKEN_MESSAGE_RATE: Final = 1000.0
+"""Messages (and control frames) a second all connections of one token may send together."""
+TOKEN_MESSAGE_BURST: Final = 4000.0
+CONNECTION_RATE: Final = 16.0
+"""New connections a second one token may open in the long run (a dashboard opening a hundred
+tiles on one server takes a few seconds; a churning client is refused with 429)."""
+CONNECTION_BURST: Final = 64.0
 
 
 class ConnectionLimits:
@@ -107,3 +116,86 @@ class MessageBudget:
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate) - 1.0
         self._last = now
         return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
+
+
+class ReadBudget:
+    """What paces one connection's reading: its own bucket and its token's, both spent.
+
+    Args:
+        buckets: the connection's :class:`MessageBudget` and any shared one (its token's).
+    """
+
+    def __init__(self, *buckets: MessageBudget) -> None:
+        self.buckets = buckets
+
+    def spend(self) -> float:
+        """Count one message or control frame; the seconds to wait before reading more."""
+        return max(bucket.spend() for bucket in self.buckets)
+
+
+class TokenBudgets:
+    """One shared :class:`MessageBudget` per token, while it has connections.
+
+    Args:
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        rate: float = TOKEN_MESSAGE_RATE,
+        burst: float = TOKEN_MESSAGE_BURST,
+    ) -> None:
+        self._clock = clock
+        self.rate = rate
+        self.burst = burst
+        self._budgets: dict[str, MessageBudget] = {}
+
+    def for_connection(self, key: str | None) -> ReadBudget:
+        """The budget a new connection of token ``key`` reads with (its own, and its token's)."""
+        own = MessageBudget(self._clock)
+        if key is None:
+            return ReadBudget(own)
+        shared = self._budgets.get(key)
+        if shared is None:
+            shared = self._budgets[key] = MessageBudget(self._clock, self.rate, self.burst)
+        return ReadBudget(own, shared)
+
+    def forget(self, key: str | None) -> None:
+        """Token ``key`` has no connection left: drop its bucket."""
+        if key is not None:
+            self._budgets.pop(key, None)
+
+
+class NewConnections:
+    """How fast each token may open connections: a token bucket of arrivals per token.
+
+    Args:
+        clock: monotonic seconds.
+    """
+
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        rate: float = CONNECTION_RATE,
+        burst: float = CONNECTION_BURST,
+    ) -> None:
+        self._clock = clock
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        """Per token: the places left, and when they were counted."""
+
+    def allow(self, key: str | None) -> bool:
+        """Count an arrival of token ``key``; False if it comes too soon after the others (a
+        refused arrival takes no place: a client that retries gets in at the rate)."""
+        if key is None:
+            return True
+        now = self._clock()
+        if key not in self._buckets and len(self._buckets) >= 4096:
+            self._buckets.clear()  # many tokens (JWT subjects): start afresh
+        left, then = self._buckets.get(key, (self.burst, now))
+        left = min(self.burst, left + (now - then) * self.rate)
+        allowed = left >= 1.0
+        self._buckets[key] = (left - 1.0 if allowed else left, now)
+        return allowed

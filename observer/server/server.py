@@ -32,16 +32,24 @@ from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusa
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
-from observer.server.limits import MAX_CONNECTIONS, ConnectionLimits
+from observer.server.limits import (
+    MAX_CONNECTIONS,
+    ConnectionLimits,
+    NewConnections,
+    TokenBudgets,
+)
 from observer.server.listing import listing_json
+from observer.server.log_budget import LogBudget
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
 from observer.server.websocket_adapter import (
     FrameSocket,
+    guarded_connection,
     log_refusal,
-    logging_connection,
+    peer,
     plain_response,
+    set_budget,
 )
 
 log = logging.getLogger("observer.server")
@@ -125,6 +133,11 @@ class Server:
         self.ring_size = ring_size
         self.client_queue = client_queue
         self.limits = ConnectionLimits(max_connections, max_per_token, reserved_for_control)
+        self.budgets = TokenBudgets(time.monotonic)
+        self.arrivals = NewConnections(time.monotonic)
+        self.log_budget = LogBudget(log, time.monotonic)
+        """Keeps a burst of lines from one source (a churning token) to a few and a summary."""
+        self._refused_token: dict[WebSocket, str] = {}
         self.max_sessions = max_sessions
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
@@ -150,7 +163,7 @@ class Server:
             self.port,
             process_request=self._process_request,
             process_response=self._process_response,
-            create_connection=logging_connection(log_refusal),
+            create_connection=guarded_connection(log_refusal),
             select_subprotocol=_select_subprotocol,
             compression="deflate" if self.compression else None,
             max_size=MAX_MESSAGE,
@@ -175,6 +188,7 @@ class Server:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         await asyncio.gather(*(session.close() for session in self.sessions.values()))
+        self.log_budget.flush(everything=True)
 
     def busy(self, within: float) -> bool:
         """Whether any session's program wrote in the last ``within`` seconds."""
@@ -208,7 +222,10 @@ class Server:
             body = self._internal_errors.pop(connection, None) or response.body.decode(
                 errors="replace"
             )
-            log_refusal(connection, response.status_code, body)
+            token = self._refused_token.pop(connection, None)
+            source = f"token {token}" if token else peer(connection).rpartition(":")[0]
+            if self.log_budget.allow(f"refusals {response.status_code}", source):
+                log_refusal(connection, response.status_code, body)
 
     def _decide(self, connection: WebSocket, request: Request) -> Response | None:
         headers = request.headers
@@ -225,6 +242,8 @@ class Server:
             return plain_response(connection, HTTPStatus.OK, body, "application/json")
         refusal = self._refusal(decision)
         if refusal is not None:
+            if decision.credential is not None:
+                self._refused_token[connection] = decision.credential.name
             return _refuse(connection, *refusal)
         if decision.identifier not in self.sessions:
             self._open_session(decision.identifier)
@@ -246,7 +265,13 @@ class Server:
             if len(self.sessions) >= self.max_sessions:
                 return HTTPStatus.SERVICE_UNAVAILABLE, "Too many sessions"
         full = self.limits.refusal(_key(decision.credential), decision.role)
-        return (HTTPStatus.SERVICE_UNAVAILABLE, full) if full is not None else None
+        if full is not None:
+            return HTTPStatus.SERVICE_UNAVAILABLE, full
+        if not self.arrivals.allow(_key(decision.credential)):
+            return HTTPStatus.TOO_MANY_REQUESTS, (
+                "Too many new connections for this token — wait a second, then retry"
+            )
+        return None
 
     async def _forget_when_closed(self, websocket: WebSocket, key: str | None) -> None:
         """Count the connection against its token until it closes, handshake failures too."""
@@ -254,6 +279,8 @@ class Server:
             await websocket.wait_closed()
         finally:
             self.limits.remove(key)
+            if key is not None and not self.limits.held(key):
+                self.budgets.forget(key)
             self._admissions.pop(websocket, None)
 
     def _credentials(self) -> Iterator[tuple[WebSocket, Credential, str]]:
@@ -276,14 +303,18 @@ class Server:
             admission.features,
         )
         name = admission.credential.name if admission.credential is not None else "no auth"
-        log.info(
-            "client %d joined %r as %s (token %s)",
-            connection.id,
-            session.identifier,
-            admission.role,
-            name,
-        )
+        source = f"token {name}"
+        if self.log_budget.allow("joins", source):
+            log.info(
+                "client %d joined %r as %s (token %s)",
+                connection.id,
+                session.identifier,
+                admission.role,
+                name,
+            )
         self._live[websocket] = (admission, connection.id)
+        budget = self.budgets.for_connection(_key(admission.credential))
+        set_budget(websocket, budget)
         try:
             await run_connection(
                 websocket,
@@ -292,10 +323,12 @@ class Server:
                 connection,
                 want_control=admission.want_control,
                 since=admission.since,
+                budget=budget,
             )
         finally:
             del self._live[websocket]
-            log.info("client %d left %r", connection.id, session.identifier)
+            if self.log_budget.allow("leaves", source):
+                log.info("client %d left %r", connection.id, session.identifier)
 
 
 def _key(credential: Credential | None) -> str | None:

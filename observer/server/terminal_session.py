@@ -28,6 +28,7 @@ from observer.server.pty_process import PtyProcess, describe_exit
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 from observer.server.screen_sync import ScreenViews
+from observer.server.snapshots import PacedSnapshots
 from observer.server.threads import in_thread
 from observer.server.websocket_adapter import wire_frame
 
@@ -66,7 +67,6 @@ class TerminalSession:
         self.last_output: float | None = None
         """When the program last wrote (monotonic seconds), if it has."""
         self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
-        self._snapshot_frame: tuple[str, bytes] | None = None
         self._loop = asyncio.get_running_loop()
         self.fanout = Fanout(self._loop, self.clients)
         """Output to clients, in batches of its own (the model gets it as soon as it is read)."""
@@ -97,6 +97,7 @@ class TerminalSession:
             notices=self.feed.notices,
         )
         """The clients in the screen view (:mod:`observer.server.screen_sync`)."""
+        self.snapshots = PacedSnapshots(self.feed, model, self.ring)
         self._tasks = [
             self._loop.create_task(self.feed.run()),
             self._loop.create_task(self._wait_for_exit()),
@@ -170,11 +171,9 @@ class TerminalSession:
         # Output collected for the others precedes this client's start (the ring's end).
         self.fanout.flush()
         resume = since is not None and self.ring.holds(since)
-        if not resume:
-            # The snapshot that follows is taken once the model has parsed its backlog: hello
-            # must announce that same offset, or the client sees a gap where there is none.
-            self.feed.catch_up()
-        start = since if resume and since is not None else self.model_offset
+        # hello announces the offset of the snapshot that follows (or of the resume), or the
+        # client sees a gap where there is none.
+        start = since if resume and since is not None else self.snapshots.take().offset
         hello = frames.Hello(
             identifier=self.identifier,
             mode="control" if granted else "watch",
@@ -217,17 +216,14 @@ class TerminalSession:
         self._queue_snapshot(client)
 
     def _queue_snapshot(self, client: Client) -> None:
-        # The model parses its backlog first (at most MODEL_BACKLOG; work it has to do anyway,
-        # only sooner): the snapshot is then at the end of the stream, with no bytes to follow
-        # it. Otherwise every client resyncing during a flood would also be sent up to the
-        # whole backlog after its snapshot, and a ring smaller than the backlog might no longer
-        # hold it.
-        self.feed.catch_up()
-        message = self.feed.snapshot_message()
-        if self._snapshot_frame is None or self._snapshot_frame[0] is not message:
-            self._snapshot_frame = (message, wire_frame(message))
-        client.push_unbounded(message, self._snapshot_frame[1])
-        self._queue_bytes(client, self.model_offset)
+        # A new snapshot is taken once the model parsed its backlog (at most MODEL_BACKLOG;
+        # work it has to do anyway, only sooner): it is then at the end of the stream, with no
+        # bytes to follow it. Otherwise every client resyncing during a flood would also be
+        # sent up to the whole backlog after it. A shared one (see PacedSnapshots) is followed
+        # by the little output of its last PERIOD.
+        taken = self.snapshots.take()
+        client.push_unbounded(taken.message, taken.frame)
+        self._queue_bytes(client, taken.offset)
 
     def resync_after_overflow(self, client: Client) -> float:
         """A client drained after overflowing or asking for a snapshot (``resync``): snapshot,

@@ -107,6 +107,9 @@ async def hoarding(most: int = 300) -> tuple[int, str, str, float, str, float]:
             refusal = ""
             while len(held) < most:
                 opened = await _open(port, tokens["hoarder"])
+                if isinstance(opened, str) and opened.startswith("429"):
+                    await asyncio.sleep(0.05)  # too fast for the token's rate: wait, retry
+                    continue
                 if isinstance(opened, str):
                     refusal = opened
                     break

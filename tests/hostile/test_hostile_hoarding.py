@@ -7,6 +7,7 @@ started a new agent process per identifier it made up (63 of them). Real server,
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -51,11 +52,17 @@ async def open_connection(
 async def hoard(
     stack: contextlib.AsyncExitStack, server: Server, token: str, most: int
 ) -> tuple[int, tuple[int, str] | None]:
-    """Open connections with ``token`` until refused (or ``most``): how many, and the refusal."""
-    for count in range(most):
+    """Open connections with ``token`` until refused (or ``most``): how many, and the refusal.
+    Like a patient hoarder, it waits and retries when told it comes too fast (429)."""
+    count = 0
+    while count < most:
         opened = await open_connection(stack, server, token)
+        if isinstance(opened, tuple) and opened[0] == 429:
+            await asyncio.sleep(0.05)
+            continue
         if isinstance(opened, tuple):
             return count, opened
+        count += 1
     return most, None
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from observer.server.limits import ConnectionLimits, MessageBudget
+from observer.server.limits import ConnectionLimits, MessageBudget, NewConnections, TokenBudgets
 
 
 def test_defaults_give_a_token_half_the_places_and_keep_a_sixteenth_for_control() -> None:
@@ -53,3 +53,26 @@ def test_the_message_budget_allows_a_burst_then_paces_to_its_rate() -> None:
     assert abs(budget.spend() - 0.01) < 1e-9  # one over: wait for one message's worth
     now[0] += 1.0  # a second later the bucket is full again (at most the burst)
     assert [budget.spend() for _ in range(10)] == [0.0] * 10
+
+
+def test_a_tokens_connections_share_its_budget_and_each_keeps_its_own() -> None:
+    now = [0.0]
+    budgets = TokenBudgets(lambda: now[0], rate=10.0, burst=4.0)
+    first, second = budgets.for_connection("ops"), budgets.for_connection("ops")
+    other = budgets.for_connection("dev")
+    assert [first.spend(), second.spend(), first.spend(), second.spend()] == [0.0] * 4
+    assert first.spend() > 0 and second.spend() > 0  # the token's four are spent
+    assert other.spend() == 0.0  # another token's are not
+    budgets.forget("ops")
+    assert budgets.for_connection("ops").spend() == 0.0
+
+
+def test_new_connections_pass_at_the_rate_and_a_refused_one_takes_no_place() -> None:
+    now = [0.0]
+    arrivals = NewConnections(lambda: now[0], rate=2.0, burst=3.0)
+    assert [arrivals.allow("ops") for _ in range(4)] == [True, True, True, False]
+    for _ in range(100):  # retrying at once, again and again, takes nothing away
+        assert not arrivals.allow("ops")
+    now[0] += 0.5
+    assert arrivals.allow("ops") and not arrivals.allow("ops")
+    assert arrivals.allow("dev") and arrivals.allow(None)

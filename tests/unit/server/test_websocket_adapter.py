@@ -27,8 +27,9 @@ from websockets.exceptions import ConnectionClosed
 from observer.server.websocket_adapter import (
     UNSENT_LIMIT,
     FrameSocket,
-    logging_connection,
+    guarded_connection,
     plain_response,
+    set_budget,
     wire_frame,
 )
 from tests.waiting import until
@@ -130,7 +131,7 @@ async def test_requests_websockets_refuses_before_any_hook_are_reported() -> Non
     async def never(connection: ServerConnection) -> None:  # pragma: no cover - no upgrade
         raise AssertionError("a refused request reached the handler")
 
-    connection_class = logging_connection(
+    connection_class = guarded_connection(
         lambda c, status, reason: refused.append((status, reason))
     )
     async with serve(never, "127.0.0.1", 0, create_connection=connection_class) as server:
@@ -170,3 +171,47 @@ async def test_a_plain_response_carries_its_content_type_and_is_not_cached() -> 
     assert lines[0] == "HTTP/1.1 200 OK" and body == b'{"ok":true}'
     assert "Content-Type: application/json" in lines and "Cache-Control: no-store" in lines
     assert not any(line.lower().startswith("content-type: text/plain") for line in lines)
+
+
+class Spent:
+    """A budget that is always spent: every frame asks for a pause."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def spend(self) -> float:
+        self.frames += 1
+        return 0.2
+
+
+async def test_control_frames_spend_the_budget_and_pause_reading_without_undoing_the_queue() -> (
+    None
+):
+    """Pings reach the budget (websockets answers them below any handler), a spent budget stops
+    reading for its pause, and websockets' own queue flow control still works through the gate."""
+    accepted: asyncio.Queue[ServerConnection] = asyncio.Queue()
+
+    async def handler(connection: ServerConnection) -> None:
+        await accepted.put(connection)
+        await connection.wait_closed()
+
+    budget = Spent()
+    connection_class = guarded_connection(lambda c, status, reason: None)
+    async with (
+        serve(handler, "127.0.0.1", 0, create_connection=connection_class, max_queue=4) as server,
+        connect(f"ws://127.0.0.1:{server.sockets[0].getsockname()[1]}") as client,
+    ):
+        connection = await accepted.get()
+        set_budget(connection, budget)
+        await client.ping()
+        await asyncio.sleep(0.05)
+        assert budget.frames == 1
+        assert not connection.transport.is_reading()  # paused for the budget's 0.2 s
+        await asyncio.sleep(0.3)
+        assert connection.transport.is_reading()
+        for n in range(12):  # the queue (4) fills: websockets pauses reading, through the gate
+            await client.send(f"m{n}")
+        await asyncio.sleep(0.1)
+        assert not connection.transport.is_reading()
+        assert [await connection.recv() for _ in range(12)][-1] == "m11"
+        assert connection.transport.is_reading()

@@ -92,6 +92,11 @@ MOVED: Glyph = (" ", BLANK)
 #: colours (tmux sets ``grid_default_cell``), and, unlike :data:`ERASED`, a written cell.
 SPACE: Glyph = (" ", BLANK)
 
+#: A blank an erase left among a line's written cells: tmux's erases of part of a line keep
+#: the line's length (``grid_clear`` leaves ``cellused`` as it was), so this blank counts as
+#: written when a resize re-wraps the line (see :mod:`observer.terminal.reflow`).
+CLEARED: Glyph = (" ", BLANK)
+
 _T = TypeVar("_T")
 
 

@@ -172,6 +172,8 @@ class DrawMixin(EditMixin):
         self._draw_translated(data)
 
     def _draw_translated(self, data: str) -> None:
+        if self._wide and self.cursor.x == 1 and self.columns > 2:
+            self._keep_first_wide()
         if (data.isascii() or self.all_narrow(data)) and mo.IRM not in self.mode:
             cursor = self.cursor
             x = cursor.x
@@ -190,6 +192,22 @@ class DrawMixin(EditMixin):
         else:
             self._draw_each(data)
         self.last_char = data[-1]
+
+    def _keep_first_wide(self) -> None:
+        """A write on the right half of a wide character in the first column leaves the
+        character whole in tmux 3.3a (its ``screen_write_overwrite`` clears a character
+        left of the cursor only from the second column on), and tmux draws the row's cells
+        one after another: the character takes two columns and the text written after it
+        starts in the third. The model lays the row out that way (as :func:`lay_out` does
+        after an edit) and moves the cursor to the third column."""
+        row = self.grid[self.cursor.y]
+        if row[1][0] != "" or not is_wide(row[0][0]):
+            return
+        row.insert(2, ERASED)  # the cell the write lands on
+        del row[self.columns :]
+        if is_wide(row[-1][0]):  # tmux draws a character that no longer fits as a blank
+            row[-1] = (" ", row[-1][1])
+        self.cursor.x = 2
 
     def _wrap(self) -> None:
         y = self.cursor.y

@@ -16,8 +16,10 @@ from pyte.screens import Margins
 
 from observer.terminal.cells import (
     BLANK,
+    CLEARED,
     ERASED,
     MOVED,
+    PAD,
     Glyph,
     Grid,
     Line,
@@ -36,7 +38,6 @@ class EditMixin(ScrollMixin):
     cursor: VTCursor
     grid: Grid
     wide_seen: bool
-    _wide: bool  # a wide character was drawn (see DrawMixin.wide_seen)
     _blanks: dict[str, Glyph]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -58,8 +59,27 @@ class EditMixin(ScrollMixin):
         return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
-        row[start:stop] = [self._blank()] * (stop - start)
+        last = self._last_written(row, start, stop)
+        blank = self._blank()
+        row[start:stop] = [blank] * (stop - start)
+        if last >= 0:
+            # tmux's grid_clear leaves the line's used length: the cells it cleared among
+            # those written still count when a resize re-wraps the line.
+            row[last] = CLEARED if blank is ERASED else (blank[0], blank[1])
         self._settle(row, start, stop)
+
+    def _last_written(self, row: Line, start: int, stop: int) -> int:
+        """The last of columns ``start..stop`` that a program wrote (not an erase's or a new
+        row's blank), or -1."""
+        tail = row[start:stop]
+        if tail.count(ERASED) == len(tail):  # the usual case: nothing written there
+            return -1
+        erased = set(map(id, self._blanks.values()))
+        for x in range(stop - 1, start - 1, -1):
+            cell = row[x]
+            if cell is not ERASED and cell is not PAD and id(cell) not in erased:
+                return x
+        return -1
 
     def _settle(self, row: Line, *seams: int) -> None:
         """After an edit that moved or cleared cells, lay the row out as tmux shows it if
@@ -107,18 +127,13 @@ class EditMixin(ScrollMixin):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them). As in tmux, a pending wrap erases nothing to
         its right, and an erase of the whole row empties it (:meth:`clear_rows`)."""
-        cursor = self.cursor
-        x = cursor.x
-        if how == 0 and 0 < x < self.columns and not self._wide:  # the usual case, short
-            blank = ERASED if cursor.attrs.bg == "default" else self._blank()
-            self.grid[cursor.y][x:] = [blank] * (self.columns - x)
-            self.dirty.add(cursor.y)
-        elif how == 0:
+        x = self.cursor.x
+        if how == 0:
             self._erase(x, self.columns)
         elif how == 1:
             self._erase(0, x + 1)
         elif how == 2:
-            self.clear_rows(cursor.y, 1)
+            self.clear_rows(self.cursor.y, 1)
 
     def erase_lines_up(self, count: int) -> None:
         """``count`` times EL 2 then CUU 1 (how Ink erases its previous frame), in one step:

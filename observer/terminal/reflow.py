@@ -10,9 +10,10 @@ screen (``hscrolled``, the ones growing the window brings back) and adjusts that
 
 A row's length is its cells up to the last one a program wrote: erases and new rows use the
 :data:`~observer.terminal.cells.ERASED` object itself (or, in a colour, the screen's blank of
-that colour), a printed space is another (equal) cell. That is tmux's count of used cells for
-what programs usually do; tmux also counts the cells an erase cleared inside that length, and
-the model does not keep that (ICH and DCH, which make tmux count the cells they move, do).
+that colour), a printed space is another (equal) cell. That is tmux's count of used cells
+(``cellused``): an erase of part of a row leaves it as it was (the last written cell it
+clears becomes :data:`~observer.terminal.cells.CLEARED`), an erase of the whole row empties
+it, and ICH and DCH count the cells they move.
 """
 
 from __future__ import annotations

@@ -105,7 +105,8 @@ def differences(checkpoint: dict[str, Any], model: TerminalModel) -> dict[str, t
     pairs = {
         "size": ((model.cols, model.rows), (checkpoint["cols"], checkpoint["rows"])),
         "row count": (len(text) <= model.rows, True),
-        "text": (trim_rows(text), trim_rows(checkpoint["screen"])),
+        # Where tmux draws a row otherwise than capture-pane lists it, what it draws.
+        "text": (trim_rows(text), trim_rows(checkpoint.get("drawn", checkpoint["screen"]))),
         "cursor": (
             shown_cursor(model.cursor_x, model.cursor_y, model.cols),
             shown_cursor(*checkpoint["cursor"], checkpoint["cols"]),

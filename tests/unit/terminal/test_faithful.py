@@ -233,5 +233,5 @@ def test_a_repeated_run_of_text_is_drawn_in_the_pen_and_character_set_of_each_ti
     assert (
         not plain.bold and bold.bold and graphics.bold and (faint.bold, faint.dim) == (True, True)
     )
-    wide = screen(token + "一".encode() + b"\r\n" + token + b"\x1b[2;2H" + token, 10, 5)
-    assert wide.text()[:3] == ["lq", " lq", "lq"]  # half a wide character overwritten: blank
+    wide = screen(token + "a一".encode() + b"\r\n" + token + b"\x1b[2;3H" + token, 10, 5)
+    assert wide.text()[:3] == ["lq", "a lq", "lq"]  # half a wide character overwritten: blank

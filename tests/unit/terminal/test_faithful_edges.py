@@ -142,3 +142,12 @@ def test_the_half_a_write_leaves_of_a_wide_character_has_default_colours() -> No
     m = screen(b"\x1b[44mab" + WIDE + b"cd\x1b[0m\x1b[4Gz")
     assert m.text()[0] == "ab zcd"
     assert m.line(0)[2] == Cell(" ") and m.line(0)[4].bg == "blue"
+
+
+def test_a_write_on_the_right_half_of_a_wide_character_in_the_first_column_keeps_it() -> None:
+    """tmux 3.3a keeps the character and draws what follows it from the third column
+    (``edges-wide-halves-margins`` captures it); further text follows on from there."""
+    m = screen("一cd\x1b[2Gz".encode() + b"y", cols=6, rows=1)
+    assert m.text() == ["一zyd"]
+    assert [cell.data for cell in m.line(0)] == ["一", "", "z", "y", "d", " "]
+    assert m.cursor_x == 4

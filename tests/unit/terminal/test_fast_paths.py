@@ -45,9 +45,9 @@ def test_a_remembered_text_is_inserted_in_insert_mode() -> None:
 
 def test_a_remembered_text_drawn_over_half_a_wide_character_blanks_the_other_half() -> None:
     m = _remembered(b"\x1b[0mab")
-    m.feed("一二\r\x1b[C".encode())
+    m.feed("一二\r\x1b[3C".encode())
     m.feed(b"\x1b[0mab")
-    assert [cell.data for cell in m.line(3)[:4]] == [" ", "a", "b", " "]
+    assert [cell.data for cell in m.line(3)[:6]] == ["一", "", " ", "a", "b", " "]
 
 
 def test_a_remembered_text_that_does_not_fit_wraps() -> None:

@@ -2,32 +2,22 @@
 
 :class:`SessionStatus` is derived by :meth:`observer.client.watched.WatchedSession.status` at a
 given time; views and recorders read it and keep no copy. The agent-state rules (active, idle,
-waiting) are pure functions of the times the session saw output and bells.
+waiting) live in :mod:`observer.client.agent_state`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
+from observer.client.agent_state import AgentState
+from observer.client.attention import Attention
 from observer.errors import what_happened
 from observer.protocol.events import Arbitration, Holder
-
-if TYPE_CHECKING:
-    from observer.client.attention import Attention
-    from observer.terminal import ProgressReported
+from observer.terminal import ProgressReported
 
 ConnectionState = Literal["connecting", "connected", "reconnecting", "closed"]
-AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
 Severity = Literal["information", "warning", "error"]
-
-#: No output for this long: the agent is idle.
-IDLE_AFTER = 2.0
-#: A bell, then no output for this long: it waits for someone.
-WAIT_AFTER_BELL = 1.0
-#: A recognised prompt (:mod:`observer.client.recognisers`) with no output for this long: it
-#: waits for someone.
-WAIT_AFTER_PROMPT = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,36 +109,3 @@ class SessionStatus:
         if self.agent in ("idle", "waiting"):
             return f"{self.agent} {int(self.quiet_for)}s"
         return self.agent
-
-
-def agent_state(
-    *,
-    exited: bool,
-    last_output: float | None,
-    bell_rang_last: bool,
-    prompt_line: bool,
-    now: float,
-    asked: bool = False,
-) -> tuple[AgentState, float]:
-    """The agent's state and for how long it has been quiet (seconds).
-
-    Args:
-        exited: the program ended.
-        last_output: when output last arrived (None: never).
-        bell_rang_last: the latest output rang the bell (agents ring it when they ask).
-        prompt_line: the screen shows a recognised prompt.
-        now: the time to judge at.
-        asked: the agent sent a notification it still waits on: waiting at once.
-    """
-    if exited:
-        return "exited", 0.0
-    if last_output is None:
-        return "starting", 0.0
-    quiet = max(0.0, now - last_output)
-    if asked or (bell_rang_last and quiet >= WAIT_AFTER_BELL):
-        return "waiting", quiet
-    if quiet >= WAIT_AFTER_PROMPT and prompt_line:
-        return "waiting", quiet
-    if quiet >= IDLE_AFTER:
-        return "idle", quiet
-    return "active", quiet

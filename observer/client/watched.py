@@ -29,19 +29,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
+from observer.client.agent_state import WAIT_AFTER_PROMPT, agent_state
 from observer.client.attention import AttentionTracker, rows_read
 from observer.client.catch_up import CatchUp
 from observer.client.recognisers import Match, Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy, Retry, Stop
 from observer.client.recording_policy import RESET, RecordingPolicy
-from observer.client.status import (
-    WAIT_AFTER_PROMPT,
-    ConnectionState,
-    Notice,
-    SessionStatus,
-    Severity,
-    agent_state,
-)
+from observer.client.status import ConnectionState, Notice, SessionStatus, Severity
 from observer.protocol.adapter import Adapter, Message
 from observer.protocol.events import (
     Capabilities,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import base64
 
 from observer.app.recogniser_files import built_in_recognisers
+from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
 from observer.client.attention import BELL_MARKER_EVERY, RESUMED_AFTER
-from observer.client.status import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
 from tests.unit.client.drive import Sink, connect, control, recorded

@@ -21,14 +21,6 @@ Severity = Literal["information", "warning", "error"]
 
 
 @dataclass(frozen=True, slots=True)
-class Notice:
-    """Something a person should be told about (``severity`` as Textual's ``notify``)."""
-
-    text: str
-    severity: Severity = "information"
-
-
-@dataclass(frozen=True, slots=True)
 class SessionStatus:
     """One watched session at one moment, as every view shows it."""
 

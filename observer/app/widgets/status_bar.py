@@ -78,7 +78,7 @@ class StatusBar(Widget):
             text.append(" │ agent ")
             needs = status.attention is not None or state.startswith("waiting")
             text.append(state, f"bold {variables['warning']}" if needs else "")
-        if self.link.session.recording is not None:
+        if self.link.session.recorded:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")

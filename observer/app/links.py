@@ -28,18 +28,13 @@ from observer.protocol import frames
 from observer.protocol.adapter import Message
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import (
-    ControlChanged,
-    ControlRefused,
-    ErrorReported,
     Event,
-    Exited,
     OutputReceived,
-    PresenceChanged,
     Resized,
     SessionStarted,
     SnapshotReceived,
-    TitleChanged,
 )
+from observer.protocol.native_events import frame_of
 from observer.terminal import TerminalModel
 
 
@@ -165,42 +160,6 @@ Step = Event | ConnectionChanged | LatencyMeasured
 Steps = Sequence[tuple[float, Step]]
 
 
-def to_wire(event: Event) -> Message | None:
-    """The ``observer.v1`` message a server sends for ``event`` (None: it has none)."""
-    frame: frames.ServerFrame
-    match event:
-        case OutputReceived(data):
-            return data
-        case TitleChanged(title):
-            return b"\x1b]2;" + title.encode() + b"\x07"
-        case SessionStarted():
-            frame = frames.Hello(
-                event.identifier,
-                event.mode,
-                event.cols,
-                event.rows,
-                event.offset,
-                event.holder,
-                event.watchers,
-                event.title,
-            )
-        case SnapshotReceived(data, cols, rows, offset):
-            frame = frames.Snapshot(offset, cols, rows, data.decode("utf-8", "replace"))
-        case Resized(cols, rows):
-            frame = frames.Resize(cols, rows)
-        case ControlChanged(holder):
-            frame = frames.Control(holder)
-        case PresenceChanged(watchers):
-            frame = frames.Presence(watchers)
-        case Exited(status):
-            frame = frames.Exit(status)
-        case ControlRefused(code, message) | ErrorReported(code, message):
-            frame = frames.Error(code, message)
-        case _:
-            return None
-    return frames.encode(frame)
-
-
 @dataclass
 class ScriptedLink:
     """A session played from ``(delay, step)`` pairs by a stand-in ``observer.v1`` server.
@@ -281,7 +240,7 @@ class ScriptedLink:
         if session.capabilities is None:
             session.connection_opened(NativeAdapter(), now)
         self._follow(step)
-        message = to_wire(step)
+        message = frame_of(step)
         if message is not None:
             session.received(message, now)
 

@@ -12,7 +12,6 @@ from typing import Literal
 
 from observer.client.agent_state import AgentState
 from observer.client.attention import Attention
-from observer.errors import what_happened
 from observer.protocol.events import Arbitration, Holder
 from observer.terminal import ProgressReported
 
@@ -67,37 +66,3 @@ class SessionStatus:
         exit) instead, and shows none of them as if it were now.
         """
         return self.connection == "connected" and not self.exited
-
-    def agent_now(self) -> str | None:
-        """The agent's state for a line that tells the connection's state apart (the status
-        bar): None when that already says it all (the program exited: "exited with status 0"),
-        or when it is not known now (the connection is down: the last state would read as
-        current)."""
-        return self.summary() if self.live else None
-
-    def why_down(self) -> str:
-        """Why the connection is down, short enough for a title line (empty while it is up).
-
-        The part before the advice (``observer: what happened — what to do``): while the client
-        retries by itself, what happened is the news; the full line went by as a notice.
-        """
-        if self.connection == "connected":
-            return ""
-        return what_happened(self.reason)
-
-    def summary(self) -> str:
-        """A short plain-text state for a tile's title line."""
-        attention = self.attention
-        if attention is not None and self.connection == "connected":
-            waited = f"{attention.reason} {int(self.quiet_for)}s"
-            return f"{waited}: {attention.text}" if attention.text else waited
-        if self.exited:
-            return f"exited {self.exit_status}" if self.exit_status is not None else "exited"
-        if self.connection != "connected":
-            if self.connection == "closed" and self.last_error:
-                return f"closed: {self.last_error}"
-            why = self.why_down() if self.connection == "reconnecting" else ""
-            return f"reconnecting: {why}" if why else self.connection
-        if self.agent in ("idle", "waiting"):
-            return f"{self.agent} {int(self.quiet_for)}s"
-        return self.agent

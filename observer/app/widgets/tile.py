@@ -28,6 +28,7 @@ from textual.containers import Vertical
 from observer.app.links import Link, endpoint_said_once, live_screen, session_name
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
+from observer.client import state_words
 from observer.client.status import SessionStatus
 from observer.client.tile_view import TILE_FPS
 from observer.render.rich_cells import Palette
@@ -152,7 +153,7 @@ def title_line(index: int, label: str, status: SessionStatus) -> Text:
         title.append(f" {attention.reason} ", "bold reverse")
         title.append(f" {int(status.quiet_for)}s {attention.text}".rstrip())
     else:
-        summary = endpoint_said_once(status.summary(), label)
+        summary = endpoint_said_once(state_words.summary(status), label)
         title.append(summary, "bold" if status.connection == "connected" else "italic")
     progress = status.progress
     if progress is not None:

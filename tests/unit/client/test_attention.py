@@ -7,6 +7,7 @@ import base64
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
 from observer.client.attention import BELL_MARKER_EVERY, RESUMED_AFTER
+from observer.client.state_words import summary
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
 from tests.unit.client.drive import Sink, connect, control, recorded, status_changed
@@ -37,7 +38,7 @@ def test_a_permission_notification_is_the_sessions_attention_at_once_and_a_marke
     assert status.agent == "waiting" and status_changed(session)
     assert status.attention is not None
     assert (status.attention.reason, status.attention.since) == ("needs permission", 10.0)
-    assert status.summary() == "needs permission 0s: Claude needs your permission to use Bash"
+    assert summary(status) == "needs permission 0s: Claude needs your permission to use Bash"
     assert sink.markers()[-1] == "notification: Claude needs your permission to use Bash"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.reconnect import Backoff, ReconnectPolicy, Retry, Stop
+from observer.client.state_words import summary
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
 from tests.unit.client.drive import connect, drain, notices, recorded, repainted, snapshot
@@ -112,7 +113,7 @@ def test_exit_is_told_and_ends_the_agent() -> None:
     session.received(f.encode(f.Exit(2)), 1.0)
     assert any("status 2" in n for n in notices(session))
     status = session.status(200.0)
-    assert status.agent == "exited" and status.summary() == "exited 2" and not status.may_take
+    assert status.agent == "exited" and summary(status) == "exited 2" and not status.may_take
 
 
 def test_why_a_session_closed_stays_in_its_status() -> None:
@@ -120,7 +121,7 @@ def test_why_a_session_closed_stays_in_its_status() -> None:
     session.connection_failed(
         "the endpoint rejected the token — run `observer auth login`", retryable=False, now=0
     )
-    assert session.status(0).summary().startswith("closed: the endpoint rejected the token")
+    assert summary(session.status(0)).startswith("closed: the endpoint rejected the token")
 
 
 def test_skip_ahead_asks_for_a_snapshot_and_drops_the_backlog() -> None:

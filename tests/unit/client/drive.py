@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from observer.client.events import NoticePosted, ScreenChanged, StatusChanged
+from observer.client.events import NoticePosted, Outlet, ScreenChanged, StatusChanged
+from observer.client.lifecycle import Lifecycle
+from observer.client.reconnect import Backoff, ReconnectPolicy
 from observer.client.recording_policy import RecordingPolicy
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
@@ -106,3 +108,11 @@ def repainted(session: WatchedSession, rows: int) -> list[set[int]]:
 def status_changed(session: WatchedSession) -> bool:
     """Whether the session queued a status change since events were last taken."""
     return any(isinstance(e, StatusChanged) for e in session.take_events())
+
+
+def lifecycle(
+    outlet: Outlet, size: tuple[int, int] = (80, 24), *, stop_at_exit: bool = False
+) -> Lifecycle:
+    """A session's lifecycle part on its own (no recording; backoff without jitter)."""
+    policy = ReconnectPolicy(Backoff(0.5, 10.0, rand=lambda: 0.0))
+    return Lifecycle(outlet, None, policy, identifier="agent", size=size, stop_at_exit=stop_at_exit)

@@ -215,8 +215,10 @@ class ScriptedLink:
         self.session.end_recording()
 
     def _wake(self) -> None:
-        """The session queued something: the stand-in server reads, the feeder drains."""
-        self._outgoing.set()
+        """The session queued something: the stand-in server reads what was sent, the feeder
+        drains events."""
+        if self.session.queued:
+            self._outgoing.set()
         self.received.set()
 
     def push(self, step: Step) -> None:

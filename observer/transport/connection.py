@@ -98,8 +98,11 @@ class Connection:
         session.wake_with(self.wake)
 
     def wake(self) -> None:
-        """The session queued something: the writer sends, the view's feeder drains events."""
-        self._outgoing.set()
+        """The session queued something: the writer sends (when there is something to send or
+        the session is over), the view's feeder drains events."""
+        session = self.session
+        if session.queued or session.close_after_sending:
+            self._outgoing.set()
         self.received.set()
 
     def __repr__(self) -> str:

@@ -106,8 +106,7 @@ class Client:
         session = self.session
         if isinstance(entry, ConnectionOpened):
             self._seen.put_nowait(Connected(self.connection.protocol, entry.count, entry.since))
-            caps = session.capabilities
-            if entry.count > 1 and caps is not None and caps.reconnect != "resume":
+            if entry.lost_output:
                 self._seen.put_nowait(GapDetected("reconnected: output sent meanwhile was lost"))
         elif isinstance(entry, Retry):
             self._seen.put_nowait(

@@ -43,10 +43,12 @@ class ScreenChanged:
 
 @dataclass(frozen=True, slots=True)
 class ConnectionOpened:
-    """A connection came up: the ``count``-th of this session, resuming from ``since``."""
+    """A connection came up: the ``count``-th of this session, resuming from ``since``;
+    ``lost_output`` when it rejoins a peer that cannot resume (what was sent meanwhile is lost)."""
 
     count: int
     since: int | None
+    lost_output: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,7 +104,7 @@ class Lifecycle:
                 "warning",
             )
         since = self.next_offset if adapter.capabilities.resume else None
-        outlet.post(ConnectionOpened(self.connections, since))
+        outlet.post(ConnectionOpened(self.connections, since, self._lost_output()))
         outlet.status_changed()
 
     def started(self, event: SessionStarted) -> bool:
@@ -116,8 +116,7 @@ class Lifecycle:
         self.watchers = event.watchers if caps is not None and caps.watchers else None
         self.remote_size = (event.cols, event.rows)
         self.complete = event.complete
-        again = self.connections > 1
-        fresh = again and caps is not None and caps.reconnect != "resume"
+        again, fresh = self.connections > 1, self._lost_output()
         recording = self._recording
         if recording is not None:
             if again:
@@ -206,6 +205,12 @@ class Lifecycle:
         if caps is not None and caps.reconnect == "new program":
             text += " (a new connection would start a new program)"
         return text
+
+    def _lost_output(self) -> bool:
+        """Whether this connection rejoined a peer that cannot resume: the output sent while
+        disconnected is lost, and the screen starts afresh."""
+        caps = self.capabilities
+        return self.connections > 1 and caps is not None and caps.reconnect != "resume"
 
     def _rejoined(self) -> str:
         caps = self.capabilities

@@ -5,7 +5,7 @@ from __future__ import annotations
 from observer.client.events import ConnectionOpened, Outlet, ReconnectDecided
 from observer.client.lifecycle import JoinRequest, Lifecycle
 from observer.client.reconnect import Retry, Stop
-from observer.protocol.adapters import create_adapter
+from observer.protocol.adapters import ProtocolName, create_adapter
 from observer.protocol.adapters.native import NativeAdapter
 from tests.unit.client.drive import lifecycle
 
@@ -77,3 +77,14 @@ def test_a_recorder_ends_at_the_exit_and_asks_its_shell_to_close() -> None:
     lifecycle.exit(3)
     assert lifecycle.close_after_sending and lifecycle.quit_requested and rings
     assert lifecycle.exit_reason() == "The agent exited with status 3"
+
+
+def test_a_rejoin_of_a_peer_that_cannot_resume_says_output_was_lost() -> None:
+    cases: list[tuple[ProtocolName, bool]] = [("observer", False), ("ttyd", True)]
+    for protocol, lost in cases:
+        lifecycle, outlet = life()
+        lifecycle.opened(create_adapter(protocol, cols=80, rows=24), 0.0)
+        lifecycle.closed("gone", code=None, now=1.0, timed_out=True, refused=False)
+        lifecycle.opened(create_adapter(protocol, cols=80, rows=24), 2.0)
+        opened = [e for e in outlet.take_events() if isinstance(e, ConnectionOpened)]
+        assert [e.lost_output for e in opened] == [False, lost]

@@ -1,7 +1,8 @@
 """A real client for tests: a :class:`Connection` driving a :class:`WatchedSession`, as the app does.
 
 :class:`Client` runs the real transport loop against a real peer and hands a test what the core
-saw, in order, through the core's own event log (``WatchedSession.on_event``): the peer's protocol
+saw, in order, through the core's own event log (``log_peer_events``, drained as the core queues
+it): the peer's protocol
 events, and the connection's life written as :class:`Connected`, :class:`Reconnecting`,
 :class:`GapDetected` and :class:`Disconnected`. Intentions (take, release, type, resize) go to the
 core, which alone decides whether anything is sent; each returns whether a message left.
@@ -20,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from observer.auth.tokens import Authenticator, TokenDigests
+from observer.client.events import ConnectionOpened, PeerEventApplied, ReconnectDecided
 from observer.client.reconnect import Retry, Stop
-from observer.client.watched import Opened, WatchedSession
+from observer.client.watched import WatchedSession
 from observer.credentials.store import Secret
 from observer.protocol.events import Event
 from observer.recording.recorder import recording_policy
@@ -82,28 +84,36 @@ class Client:
             want_control=settings.mode == "control",
             size=(settings.cols, settings.rows),
             reconnect=policy,
+            log_peer_events=True,
             **options,
         )
-        self.connection = Connection(settings, self.session, token, token_error=token_error)
-        self.settings, self.endpoint = settings, self.connection.endpoint
+        self.connection = connection = Connection(
+            settings, self.session, token, token_error=token_error
+        )
+        self.settings, self.endpoint = settings, connection.endpoint
         self._seen: asyncio.Queue[Seen] = asyncio.Queue()
-        self.session.on_event = self._log
+        self.session.wake_with(lambda: (connection.wake(), self._drain()))
 
-    def _log(self, entry: object) -> None:
+    def _drain(self) -> None:
+        """Log what the core queued, as it queues it (the connection's life as it was then)."""
+        for entry in self.session.take_events():
+            if isinstance(entry, PeerEventApplied):
+                self._seen.put_nowait(entry.event)
+            elif isinstance(entry, ConnectionOpened | ReconnectDecided):
+                self._log(entry.decision if isinstance(entry, ReconnectDecided) else entry)
+
+    def _log(self, entry: ConnectionOpened | Retry | Stop) -> None:
         session = self.session
-        if isinstance(entry, Opened):
+        if isinstance(entry, ConnectionOpened):
             self._seen.put_nowait(Connected(self.connection.protocol, entry.count, entry.since))
-            caps = session.capabilities
-            if entry.count > 1 and caps is not None and caps.reconnect != "resume":
+            if entry.lost_output:
                 self._seen.put_nowait(GapDetected("reconnected: output sent meanwhile was lost"))
         elif isinstance(entry, Retry):
             self._seen.put_nowait(
                 Reconnecting(entry.delay, session.status(time.monotonic()).reason)
             )
-        elif isinstance(entry, Stop):
-            self._seen.put_nowait(Disconnected(entry.reason))
         else:
-            self._seen.put_nowait(entry)  # type: ignore[arg-type]
+            self._seen.put_nowait(Disconnected(entry.reason))
 
     async def events(self) -> AsyncGenerator[Seen]:
         """Run the connection; yield what the session saw until it ends (raising its failure)."""

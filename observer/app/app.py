@@ -7,6 +7,7 @@ import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -23,13 +24,14 @@ from textual.widgets._toast import ToastRack
 from observer.app import acyclic_strips, callback_counts
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
-from observer.app.links import Link
+from observer.app.links import Link, dispatch
 from observer.app.messages import SessionChanged
 from observer.app.recogniser_files import load_recognisers
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
+from observer.client.events import SessionEvent
 from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
@@ -74,12 +76,10 @@ class ObserverApp(App[int]):
         self.screenshot_dir = screenshot_dir or Path.cwd()
         """Monotonic seconds for agent states (injected: screenshots and tests freeze it)."""
         self.links = list(links)
-        for link in self.links:
-            link.session.on_status = lambda link=link: self.post_message(SessionChanged(link))
         self.theme_specs, self.theme_problems = load_themes(config_dir)
         recognisers, self.recogniser_problems = load_recognisers(config_dir)
         for link in self.links:
-            link.session.attention.recognisers = recognisers
+            link.session.use_recognisers(recognisers)
         for spec in self.theme_specs.values():
             self.register_theme(to_textual_theme(spec))
         name = theme or DEFAULT_DARK
@@ -173,7 +173,10 @@ class ObserverApp(App[int]):
     async def _drive(self, link: Link) -> None:
         """Run a session's link, and parse what it receives (see :mod:`observer.app.feeder`)."""
         ended = asyncio.Event()
-        feeder = asyncio.create_task(feed(link, clock=self.clock, ended=ended, slices=self.slices))
+        drain = partial(self._drain, link)
+        feeder = asyncio.create_task(
+            feed(link, clock=self.clock, ended=ended, slices=self.slices, drain=drain)
+        )
         try:
             await link.run()
         except ObserverError as error:
@@ -190,10 +193,19 @@ class ObserverApp(App[int]):
     def _prefixed(self, link: Link, text: str) -> str:
         return f"{link.label}: {text}" if len(self.links) > 1 else text
 
+    def _drain(self, link: Link, events: list[SessionEvent]) -> None:
+        """What ``link``'s session queued: its views repaint, notices show, bars refresh."""
+        dispatch(
+            link.session,
+            events,
+            status_changed=lambda: self.post_message(SessionChanged(link)),
+            notify=lambda notice: self.notify(
+                self._prefixed(link, notice.text), severity=notice.severity, markup=False
+            ),
+        )
+
     def on_session_changed(self, message: SessionChanged) -> None:
         link = message.link
-        for notice in link.session.take_notices():
-            self.notify(self._prefixed(link, notice.text), severity=notice.severity, markup=False)
         for screen in self.screen_stack:
             if isinstance(screen, WatchScreen | DashboardScreen):
                 screen.session_changed(link)

@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from observer.app.links import Link
+from observer.client.events import SessionEvent
 
 TIME_SLICE = 0.005
 PIECE_TIME = 0.002
@@ -68,13 +69,22 @@ class Slices:
 
 
 async def feed(
-    link: Link, *, clock: Callable[[], float], ended: asyncio.Event, slices: Slices | None = None
+    link: Link,
+    *,
+    clock: Callable[[], float],
+    ended: asyncio.Event,
+    slices: Slices | None = None,
+    drain: Callable[[list[SessionEvent]], object] = lambda events: None,
 ) -> None:
     """Parse what ``link``'s session receives until ``ended`` is set and nothing is left,
-    in ``slices`` shared with the other sessions' feeders (a slice of its own if None)."""
+    in ``slices`` shared with the other sessions' feeders (a slice of its own if None);
+    hand what the session queued to ``drain`` each time round."""
     session, received = link.session, link.received
     slices = slices or Slices()
     while True:
+        events = session.take_events()
+        if events:
+            drain(events)
         if not session.pending:
             if ended.is_set():
                 return
@@ -87,7 +97,7 @@ async def feed(
             await slices.give_way()
             continue  # meanwhile a snapshot may have replaced what was waiting
         session.check_backlog(clock())
-        piece = int(session.catch_up.rate.bytes_per_second * PIECE_TIME)
+        piece = int(session.parse_rate * PIECE_TIME)
         started = time.perf_counter()
         size = session.feed(min(max(piece, PIECE_MIN), PIECE_MAX), clock())
         session.parsed(size, time.perf_counter() - started)

@@ -16,27 +16,25 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+from observer.app.widgets.screen_source import Listener
+from observer.client.events import NoticePosted, ScreenChanged, SessionEvent, StatusChanged
 from observer.client.watched import WatchedSession
 from observer.protocol import frames
 from observer.protocol.adapter import Message
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import (
-    ControlChanged,
-    ControlRefused,
-    ErrorReported,
     Event,
-    Exited,
     OutputReceived,
-    PresenceChanged,
     Resized,
     SessionStarted,
     SnapshotReceived,
-    TitleChanged,
 )
+from observer.protocol.native_events import frame_of
 from observer.terminal import TerminalModel
 
 
@@ -47,7 +45,8 @@ class Link(Protocol):
     label: str
     """What people call the session (its profile's name, or endpoint and identifier)."""
     received: asyncio.Event
-    """Set whenever the session received something (the feeder waits on it)."""
+    """Set whenever the session received or queued something (the feeder waits on it, then
+    drains the session's events)."""
 
     async def run(self) -> None:
         """Drive the session until it ends (raising what ended it, if it failed)."""
@@ -56,6 +55,77 @@ class Link(Protocol):
     async def close(self) -> None:
         """End the session and its recording."""
         ...
+
+
+class LiveScreen:
+    """What a view draws of a live session: its model, and the rows the session reports
+    changed (the app drains the session's events and hands each screen change to
+    :meth:`changed`; views subscribe here, never to the session)."""
+
+    def __init__(self, session: WatchedSession) -> None:
+        self._session = session
+        self._listeners: list[Listener] = []
+
+    @property
+    def model(self) -> TerminalModel:
+        """The terminal to draw."""
+        return self._session.model
+
+    @property
+    def behind(self) -> bool:
+        """Output is waiting to be parsed: draw fewer frames."""
+        return self._session.behind
+
+    @property
+    def in_control(self) -> bool:
+        """Keys typed go to the agent."""
+        return self._session.in_control
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(dirty_rows, whole)`` after each change."""
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def changed(self, rows: set[int], whole: bool) -> None:
+        """The session reported ``rows`` changed (every row when ``whole``)."""
+        for listener in list(self._listeners):
+            listener(rows, whole)
+
+
+_screens: weakref.WeakKeyDictionary[WatchedSession, LiveScreen] = weakref.WeakKeyDictionary()
+
+
+def live_screen(session: WatchedSession) -> LiveScreen:
+    """The one :class:`LiveScreen` of ``session`` (made at the first ask)."""
+    screen = _screens.get(session)
+    if screen is None:
+        screen = _screens[session] = LiveScreen(session)
+    return screen
+
+
+def dispatch(
+    session: WatchedSession,
+    events: list[SessionEvent],
+    *,
+    status_changed: Callable[[], object],
+    notify: Callable[[NoticePosted], object],
+) -> None:
+    """Hand what ``session`` queued to the app: screen changes to its views, notices to
+    ``notify``, and one ``status_changed()`` for any number of status changes."""
+    changed = False
+    for event in events:
+        if isinstance(event, ScreenChanged):
+            live_screen(session).changed(set(event.rows), event.whole)
+        elif isinstance(event, NoticePosted):
+            notify(event)
+        elif isinstance(event, StatusChanged):
+            changed = True
+    if changed:
+        status_changed()
 
 
 def session_name(label: str) -> str:
@@ -90,42 +160,6 @@ Step = Event | ConnectionChanged | LatencyMeasured
 Steps = Sequence[tuple[float, Step]]
 
 
-def to_wire(event: Event) -> Message | None:
-    """The ``observer.v1`` message a server sends for ``event`` (None: it has none)."""
-    frame: frames.ServerFrame
-    match event:
-        case OutputReceived(data):
-            return data
-        case TitleChanged(title):
-            return b"\x1b]2;" + title.encode() + b"\x07"
-        case SessionStarted():
-            frame = frames.Hello(
-                event.identifier,
-                event.mode,
-                event.cols,
-                event.rows,
-                event.offset,
-                event.holder,
-                event.watchers,
-                event.title,
-            )
-        case SnapshotReceived(data, cols, rows, offset):
-            frame = frames.Snapshot(offset, cols, rows, data.decode("utf-8", "replace"))
-        case Resized(cols, rows):
-            frame = frames.Resize(cols, rows)
-        case ControlChanged(holder):
-            frame = frames.Control(holder)
-        case PresenceChanged(watchers):
-            frame = frames.Presence(watchers)
-        case Exited(status):
-            frame = frames.Exit(status)
-        case ControlRefused(code, message) | ErrorReported(code, message):
-            frame = frames.Error(code, message)
-        case _:
-            return None
-    return frames.encode(frame)
-
-
 @dataclass
 class ScriptedLink:
     """A session played from ``(delay, step)`` pairs by a stand-in ``observer.v1`` server.
@@ -156,7 +190,7 @@ class ScriptedLink:
 
     async def run(self) -> None:
         """Play the steps; then stay open (answering requests) until closed."""
-        self.session.on_outgoing = self._outgoing.set
+        self.session.wake_with(self._wake)
         server = asyncio.create_task(self._serve())
         try:
             for delay, step in self.steps:
@@ -174,11 +208,18 @@ class ScriptedLink:
 
     async def close(self) -> None:
         """Stop, as a user closing the app would."""
-        self.session.quit()
+        self.session.request_quit()
         if self.session.capabilities is not None:
-            self.session.closed("closed", code=1000, now=self.clock())
+            self.session.connection_closed("closed", code=1000, now=self.clock())
         self._closed.set()
-        self.session.close()
+        self.session.end_recording()
+
+    def _wake(self) -> None:
+        """The session queued something: the stand-in server reads what was sent, the feeder
+        drains events."""
+        if self.session.queued:
+            self._outgoing.set()
+        self.received.set()
 
     def push(self, step: Step) -> None:
         """Play ``step`` now (a test's way to make something happen mid-session)."""
@@ -189,17 +230,19 @@ class ScriptedLink:
         session, now = self.session, self.clock()
         if isinstance(step, ConnectionChanged):
             if step.state == "connected":
-                session.opened(NativeAdapter(), now)
+                session.connection_opened(NativeAdapter(), now)
             else:
-                session.closed(step.reason or "the connection dropped", code=None, now=now)
+                session.connection_closed(
+                    step.reason or "the connection dropped", code=None, now=now
+                )
             return
         if isinstance(step, LatencyMeasured):
             session.measured(step.seconds)
             return
         if session.capabilities is None:
-            session.opened(NativeAdapter(), now)
+            session.connection_opened(NativeAdapter(), now)
         self._follow(step)
-        message = to_wire(step)
+        message = frame_of(step)
         if message is not None:
             session.received(message, now)
 

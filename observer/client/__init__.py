@@ -1,9 +1,12 @@
-"""The client session core: one sans-I/O object per watched session (docs/client-core.md).
+"""The client session core: one sans-I/O object per watched session, in parts
+(docs/client-core.md).
 
-:mod:`observer.client.watched` holds :class:`~observer.client.watched.WatchedSession`; the
-recording policy, the reconnect policy, catching up and the derived status each have a module here.
-Nothing in this package does I/O, reads a clock or imports a framework: the transport loop, the
-app and the recorder drive it.
+:class:`~observer.client.watched.WatchedSession` is the façade every consumer drives; behind it
+each part has its module: the connection's life (:mod:`.lifecycle`), control (:mod:`.control`),
+the parse queue (:mod:`.parse_queue`), the tile view (:mod:`.tile_view`), attention, the recording
+policy, the reconnect policy and catching up. It talks outwards one way, through the queues of
+:mod:`.events`. Nothing in this package does I/O, reads a clock or imports a framework: the
+transport loop, the app and the recorder drive it.
 """
 
 DEFAULT_IDLE_RELEASE = 300.0

@@ -9,7 +9,7 @@ for one session, and the session core derives :class:`Attention` from it at a gi
   input``, or ``notification``), with the agent's own words; it holds until this client types
   to the agent, the agent prints again :data:`RESUMED_AFTER` seconds after asking (it was
   answered elsewhere, or moved on), another notification replaces it, or the agent exits;
-- otherwise, once the agent is ``waiting`` (:func:`observer.client.status.agent_state`: a bell,
+- otherwise, once the agent is ``waiting`` (:func:`observer.client.agent_state.agent_state`: a bell,
   or a recognised prompt, then silence), the prompt's rule names it (a bell alone: ``waiting for
   input``), since the moment it became so.
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT, AgentState
 from observer.client.recognisers import SCREEN_ROWS, Match, Recognisers
-from observer.client.status import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT, AgentState
 from observer.terminal import BellRung, NotificationSent, ProgressReported, TerminalModel
 
 RESUMED_AFTER = 2.0

@@ -2,40 +2,21 @@
 
 :class:`SessionStatus` is derived by :meth:`observer.client.watched.WatchedSession.status` at a
 given time; views and recorders read it and keep no copy. The agent-state rules (active, idle,
-waiting) are pure functions of the times the session saw output and bells.
+waiting) live in :mod:`observer.client.agent_state`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from observer.errors import what_happened
+from observer.client.agent_state import AgentState
+from observer.client.attention import Attention
 from observer.protocol.events import Arbitration, Holder
-
-if TYPE_CHECKING:
-    from observer.client.attention import Attention
-    from observer.terminal import ProgressReported
+from observer.terminal import ProgressReported
 
 ConnectionState = Literal["connecting", "connected", "reconnecting", "closed"]
-AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
 Severity = Literal["information", "warning", "error"]
-
-#: No output for this long: the agent is idle.
-IDLE_AFTER = 2.0
-#: A bell, then no output for this long: it waits for someone.
-WAIT_AFTER_BELL = 1.0
-#: A recognised prompt (:mod:`observer.client.recognisers`) with no output for this long: it
-#: waits for someone.
-WAIT_AFTER_PROMPT = 4.0
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """Something a person should be told about (``severity`` as Textual's ``notify``)."""
-
-    text: str
-    severity: Severity = "information"
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,70 +66,3 @@ class SessionStatus:
         exit) instead, and shows none of them as if it were now.
         """
         return self.connection == "connected" and not self.exited
-
-    def agent_now(self) -> str | None:
-        """The agent's state for a line that tells the connection's state apart (the status
-        bar): None when that already says it all (the program exited: "exited with status 0"),
-        or when it is not known now (the connection is down: the last state would read as
-        current)."""
-        return self.summary() if self.live else None
-
-    def why_down(self) -> str:
-        """Why the connection is down, short enough for a title line (empty while it is up).
-
-        The part before the advice (``observer: what happened — what to do``): while the client
-        retries by itself, what happened is the news; the full line went by as a notice.
-        """
-        if self.connection == "connected":
-            return ""
-        return what_happened(self.reason)
-
-    def summary(self) -> str:
-        """A short plain-text state for a tile's title line."""
-        attention = self.attention
-        if attention is not None and self.connection == "connected":
-            waited = f"{attention.reason} {int(self.quiet_for)}s"
-            return f"{waited}: {attention.text}" if attention.text else waited
-        if self.exited:
-            return f"exited {self.exit_status}" if self.exit_status is not None else "exited"
-        if self.connection != "connected":
-            if self.connection == "closed" and self.last_error:
-                return f"closed: {self.last_error}"
-            why = self.why_down() if self.connection == "reconnecting" else ""
-            return f"reconnecting: {why}" if why else self.connection
-        if self.agent in ("idle", "waiting"):
-            return f"{self.agent} {int(self.quiet_for)}s"
-        return self.agent
-
-
-def agent_state(
-    *,
-    exited: bool,
-    last_output: float | None,
-    bell_rang_last: bool,
-    prompt_line: bool,
-    now: float,
-    asked: bool = False,
-) -> tuple[AgentState, float]:
-    """The agent's state and for how long it has been quiet (seconds).
-
-    Args:
-        exited: the program ended.
-        last_output: when output last arrived (None: never).
-        bell_rang_last: the latest output rang the bell (agents ring it when they ask).
-        prompt_line: the screen shows a recognised prompt.
-        now: the time to judge at.
-        asked: the agent sent a notification it still waits on: waiting at once.
-    """
-    if exited:
-        return "exited", 0.0
-    if last_output is None:
-        return "starting", 0.0
-    quiet = max(0.0, now - last_output)
-    if asked or (bell_rang_last and quiet >= WAIT_AFTER_BELL):
-        return "waiting", quiet
-    if quiet >= WAIT_AFTER_PROMPT and prompt_line:
-        return "waiting", quiet
-    if quiet >= IDLE_AFTER:
-        return "idle", quiet
-    return "active", quiet

@@ -122,6 +122,7 @@ def _noting(events: Iterable[Event], result: Transcript) -> Iterator[Event]:
 def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
     """Replay the file once; return its header, the transcript and the damaged lines skipped."""
     from observer.asciicast import MARKER, feed
+    from observer.client import state_words
     from observer.recording.castfiles import open_cast
     from observer.replay import clock_text, new_model
 
@@ -139,9 +140,8 @@ def collect(path: Path, lenient: bool) -> tuple[Header, Transcript, int]:
             result.sections.append(
                 f"── {clock_text(marker.time)} {title} ──\n{screen_block(model)}"
             )
-        ending = (
-            f"end (exited with status {shown(result.exit_status)})" if result.exit_status else "end"
-        )
+        status = result.exit_status
+        ending = f"end ({state_words.exited(shown(status))})" if status else "end"
         result.sections.append(
             f"── {clock_text(result.duration)} {ending} ──\n{screen_block(model)}"
         )

@@ -12,7 +12,8 @@ from observer.protocol.adapters import PROTOCOL_CHOICES
 if TYPE_CHECKING:
     from collections.abc import Coroutine
 
-    from observer.client.watched import WatchedSession
+    from observer.client.events import SessionEvent
+    from observer.transport.connection import Connection
 
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
@@ -103,6 +104,7 @@ async def _token(url: str) -> tuple[Any, Exception | None]:
 
 
 async def _record(args: argparse.Namespace) -> int:
+    import asyncio
     import contextlib
     import time
 
@@ -145,9 +147,9 @@ async def _record(args: argparse.Namespace) -> int:
         show=False,
         stop_at_exit=True,
     )
-    session.on_status = lambda: _report(session)
     connection = Connection(settings, session, token)
     started = time.monotonic()
+    reporter = asyncio.ensure_future(_report(connection))
     try:
         await _until_stopped(connection.run(), args.duration)
     except ConnectionFailed as failure:
@@ -157,7 +159,9 @@ async def _record(args: argparse.Namespace) -> int:
     finally:
         with contextlib.suppress(Exception):
             await connection.close()
-        session.close()
+        session.end_recording()
+        reporter.cancel()
+        _tell(session.take_events())
     if policy.sink is None:
         print(f"observer: nothing was recorded — {args.output} was not created", file=sys.stderr)
         return 1
@@ -195,8 +199,18 @@ async def _until_stopped(recording: Coroutine[Any, Any, object], duration: float
             await task  # raises what ended the recording (a refusal, say)
 
 
-def _report(session: WatchedSession) -> None:
-    """Connection trouble and refusals on stderr (a headless recorder has nobody else to tell)."""
-    for notice in session.take_notices():
-        if notice.severity != "information":
-            print(f"observer: {notice.text}", file=sys.stderr)
+async def _report(connection: Connection) -> None:
+    """Tell what the session queued as it happens (a headless recorder has nobody else to tell)."""
+    while True:
+        await connection.received.wait()
+        connection.received.clear()
+        _tell(connection.session.take_events())
+
+
+def _tell(events: list[SessionEvent]) -> None:
+    """Connection trouble and refusals on stderr."""
+    from observer.client.events import NoticePosted
+
+    for event in events:
+        if isinstance(event, NoticePosted) and event.severity != "information":
+            print(f"observer: {event.text}", file=sys.stderr)

@@ -152,6 +152,7 @@ def parse_listing(body: str, endpoint: Endpoint) -> dict[str, Any]:
 
 def print_table(sessions: list[dict[str, Any]]) -> None:
     """One row per session; every value from the endpoint shown as safe text."""
+    from observer.client import state_words
     from observer.terminal.sanitize import sanitize
 
     if not sessions:
@@ -159,9 +160,8 @@ def print_table(sessions: list[dict[str, Any]]) -> None:
         return
     rows: list[tuple[str, ...]] = [("IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "TITLE")]
     for entry in sessions:
-        status = entry.get("status")
-        exited = "no" if not entry.get("exited") else f"yes ({status})"
-        holder = "someone" if entry.get("holder") == "other" else "nobody"
+        exited = state_words.exited_column(bool(entry.get("exited")), entry.get("status"))
+        holder = state_words.holder(entry.get("holder"))
         rows.append(
             tuple(
                 sanitize(str(cell))[:60]

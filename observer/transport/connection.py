@@ -27,8 +27,9 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from observer.client.lifecycle import JoinRequest
 from observer.client.reconnect import Decision, Stop
-from observer.client.watched import JoinRequest, WatchedSession
+from observer.client.watched import WatchedSession
 from observer.credentials.store import Secret
 from observer.errors import ConnectionFailed
 from observer.protocol.adapters import (
@@ -92,8 +93,17 @@ class Connection:
         self._websocket: ClientConnection | None = None
         self._outgoing = asyncio.Event()
         self.received = asyncio.Event()
-        """Set after each batch of received messages (the view's feeder waits on it)."""
-        session.on_outgoing = self._outgoing.set
+        """Set after each batch of received messages and whenever the session queued something
+        (the view's feeder waits on it)."""
+        session.wake_with(self.wake)
+
+    def wake(self) -> None:
+        """The session queued something: the writer sends (when there is something to send or
+        the session is over), the view's feeder drains events."""
+        session = self.session
+        if session.queued or session.close_after_sending:
+            self._outgoing.set()
+        self.received.set()
 
     def __repr__(self) -> str:
         return f"Connection({self.endpoint.origin!r}, protocol={self._protocol!r})"
@@ -127,13 +137,13 @@ class Connection:
 
     async def close(self) -> None:
         """End the session (the close that follows is not a drop), then its recording."""
-        self.session.quit()
+        self.session.request_quit()
         websocket = self._websocket
         try:
             if websocket is not None:
                 await websocket.close()
         finally:
-            self.session.close()
+            self.session.end_recording()
 
     # -- one connection -------------------------------------------------------------------------
 
@@ -144,7 +154,7 @@ class Connection:
             raise
         except Exception as error:
             failure = self._classify(error)
-            decision = self.session.failed(
+            decision = self.session.connection_failed(
                 str(failure), retryable=failure.retryable, now=self._clock()
             )
             if isinstance(decision, Stop) and decision.fatal:
@@ -191,7 +201,7 @@ class Connection:
         )
         session = self.session
         self._websocket = websocket
-        session.opened(adapter, self._clock())
+        session.connection_opened(adapter, self._clock())
         writer = asyncio.create_task(self._write(websocket))
         try:
             await self._read(websocket)
@@ -202,12 +212,12 @@ class Connection:
         failure = close_failure(websocket, self.endpoint)
         received = websocket.protocol.close_rcvd
         reason = _close_reason(websocket) if failure is None else str(failure)
-        decision = session.closed(
+        decision = session.connection_closed(
             reason,
             code=received.code if received is not None else None,
             now=self._clock(),
             timed_out=reason == KEEPALIVE_TIMEOUT,
-            refused=failure is not None and not self.session.quitting,
+            refused=failure is not None and not self.session.quit_requested,
         )
         self.received.set()
         if failure is not None and isinstance(decision, Stop) and decision.fatal:
@@ -240,7 +250,7 @@ class Connection:
                 outgoing.clear()
                 for message in session.data_to_send():
                     await websocket.send(message)
-                if session.close_requested:
+                if session.close_after_sending:
                     await websocket.close()
                     return
         except ConnectionClosed:

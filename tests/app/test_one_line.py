@@ -39,7 +39,7 @@ async def test_a_closed_tile_shows_its_name_and_the_start_of_its_error(
     app = ObserverApp(links)
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.2)
-        links[3].session.failed(ERROR, retryable=False, now=0.0)
+        links[3].session.connection_failed(ERROR, retryable=False, now=0.0)
         tile = list(app.screen.query(Tile))[3]
         tile.update_title()
         await pilot.pause(0.1)

@@ -41,7 +41,7 @@ async def test_the_status_bar_counts_down_and_says_why() -> None:
         source.push(ConnectionChanged("reconnecting", reason=DROPPED))
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
         assert "reconnecting in 0 s: ws://127.0.0.1:9 refused the connection │" in text, text
-        source.session.failed(
+        source.session.connection_failed(
             "cannot reach ws://127.0.0.1:9: timed out — check", retryable=True, now=app.clock()
         )
         text = app.screen.query_one(StatusBar).describe(app.clock()).plain
@@ -59,7 +59,7 @@ async def test_the_endpoint_the_line_shows_is_not_said_again_before_the_reason()
     async with app.run_test(size=(200, 24)) as pilot:
         await until(lambda: list(app.screen.query(Tile)), "the tiles")
         refused = "ws://127.0.0.1:9 has no session 'delta' (HTTP 404) — fix the profile"
-        links[1].session.failed(refused, retryable=False, now=app.clock())
+        links[1].session.connection_failed(refused, retryable=False, now=app.clock())
         links[0].push(ConnectionChanged("reconnecting", reason=DROPPED))
         lines = []
         for tile in app.screen.query(Tile):

@@ -41,7 +41,9 @@ async def test_replying_to_a_closed_session_says_it_does_not_come_back() -> None
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.2)
-        links[1].session.closed("the agent's server went away", code=1000, now=app.clock())
+        links[1].session.connection_closed(
+            "the agent's server went away", code=1000, now=app.clock()
+        )
         await pilot.press("right", "r")
         await pilot.pause(0.1)
         assert not isinstance(app.screen, ReplyScreen)

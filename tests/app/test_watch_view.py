@@ -162,7 +162,7 @@ async def test_in_control_shift_arrows_reach_the_agent_the_wheel_pans_and_typing
     app = ObserverApp([link], clock=lambda: 1000.0)
     async with app.run_test(size=(80, 20)) as pilot:
         await played(link)
-        app.links[0].session.follow_size = False  # keep the remote's size: it stays cropped
+        app.links[0].session.follow_view_size(False)  # keep the remote's size: it stays cropped
         await take_control(pilot, app)
         await pilot.press("shift+right")
         await until(lambda: link.sent == [b"\x1b[1;2C"], "link.sent == [b'\\x1b[1;2C']")

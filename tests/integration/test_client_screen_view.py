@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from observer.app.feeder import feed
+from observer.client.events import PeerEventApplied, ScreenChanged, SessionEvent
 from observer.client.watched import WatchedSession
 from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived, ScreenReceived, SnapshotReceived
@@ -49,13 +50,19 @@ class Tile:
     def __init__(self, server: Server, session: WatchedSession) -> None:
         self.session = session
         self.events: list[object] = []
-        session.on_event = self.events.append
         settings = ConnectionSettings(
             url=f"ws://127.0.0.1:{server.port}/", identifier="default", protocol="observer"
         )
         self.connection = Connection(settings, session, Secret(CONTROL_TOKEN))
         self.texts: list[list[str]] = []
-        session.subscribe(lambda dirty, whole: self.texts.append(session.model.text()))
+
+    def drain(self, events: list[SessionEvent]) -> None:
+        """What the core queued: the peer's events in order, and the screen at each change."""
+        for event in events:
+            if isinstance(event, PeerEventApplied):
+                self.events.append(event.event)
+            elif isinstance(event, ScreenChanged):
+                self.texts.append(self.session.model.text())
 
     def of(self, kind: type, since: int = 0) -> list[object]:
         return [e for e in self.events[since:] if isinstance(e, kind)]
@@ -66,7 +73,9 @@ async def tile_of(server: Server, session: WatchedSession) -> AsyncIterator[Tile
     tile = Tile(server, session)
     ended = asyncio.Event()
     running = asyncio.create_task(tile.connection.run())
-    feeding = asyncio.create_task(feed(tile.connection, clock=time.monotonic, ended=ended))
+    feeding = asyncio.create_task(
+        feed(tile.connection, clock=time.monotonic, ended=ended, drain=tile.drain)
+    )
     try:
         yield tile
     finally:
@@ -85,7 +94,7 @@ async def test_a_tile_gets_frames_opening_it_continues_the_stream_and_back_again
 ) -> None:
     command = [sys.executable, "-c", AGENT, str(tmp_path)]
     async with running_server(command, size=(60, 12)) as server:
-        session = WatchedSession(identifier="default", scrollback=0)
+        session = WatchedSession(identifier="default", scrollback=0, log_peer_events=True)
         session.choose_view("screen")
         async with tile_of(server, session) as tile:
             await wait_for(lambda: len(tile.of(ScreenReceived)) >= 3 and viewers(server) == 1)
@@ -130,7 +139,9 @@ async def test_a_recorded_session_keeps_the_stream_whatever_its_view_asks(
     command = [sys.executable, "-c", AGENT, str(tmp_path)]
     async with running_server(command, size=(60, 12)) as server:
         policy = recording_policy(tmp_path / "tile.cast", identifier="default", endpoint="ws://x")
-        session = WatchedSession(identifier="default", scrollback=0, recording=policy)
+        session = WatchedSession(
+            identifier="default", scrollback=0, recording=policy, log_peer_events=True
+        )
         session.choose_view("screen")
         async with tile_of(server, session) as tile:
             await wait_for(lambda: len(tile.of(OutputReceived)) >= 20)

@@ -25,7 +25,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from observer.app.links import Link
+from observer.app.links import Link, live_screen
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.view_commands import ViewCommands
 from observer.app.urls import describe
@@ -83,7 +83,7 @@ class WatchScreen(Screen[None]):
         return self.session.in_control
 
     def compose(self) -> ComposeResult:
-        view = TerminalView(self.session, self.palette, id="terminal")
+        view = TerminalView(live_screen(self.session), self.palette, id="terminal")
         view.send_input = self._typed
         view.interactive = view.mark_edges = True
         yield view

@@ -1,4 +1,4 @@
-"""What a terminal view draws: a live session's core, or a replay's model (the narrow interface)."""
+"""What a terminal view draws: a live session's screen, or a replay's model (the narrow interface)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ Listener = Callable[[set[int], bool], None]
 
 
 class ScreenSource(Protocol):
-    """What a view draws: a live session's core, or a replay's model."""
+    """What a view draws: a live session's screen (``LiveScreen``), or a replay's model."""
 
     @property
     def model(self) -> TerminalModel:

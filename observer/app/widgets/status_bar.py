@@ -15,7 +15,7 @@ from textual.widget import Widget
 from observer.app.links import Link, endpoint_said_once
 from observer.app.widgets.one_line import fit_line
 from observer.app.widgets.terminal_canvas import TerminalCanvas
-from observer.client.status import SessionStatus
+from observer.client import state_words
 
 REFRESH = 0.5
 
@@ -72,13 +72,13 @@ class StatusBar(Widget):
             text.append(" ")
         # Most important first: a narrow window cuts the end of the line.
         text.append("│ ")
-        text.append(endpoint_said_once(self._connection(status), self.link.label))
-        state = status.agent_now()  # each fact once; nothing stale shown as current
+        text.append(endpoint_said_once(state_words.connection(status), self.link.label))
+        state = state_words.agent_now(status)  # each fact once; nothing stale shown as current
         if state is not None:
             text.append(" │ agent ")
             needs = status.attention is not None or state.startswith("waiting")
             text.append(state, f"bold {variables['warning']}" if needs else "")
-        if self.link.session.recording is not None:
+        if self.link.session.recorded:
             text.append(" │ ")
             text.append("● REC", f"bold {variables['error']}")
         text.append(" │ ")
@@ -95,18 +95,3 @@ class StatusBar(Widget):
             text.append(" │ ")
             text.append(status.title, "italic")
         return text
-
-    def _connection(self, status: SessionStatus) -> str:
-        if status.exited:
-            if status.exit_status is None:
-                return "exited"
-            return f"exited with status {status.exit_status}"
-        if status.connection == "reconnecting":
-            retry = f" in {round(status.retry_in)} s" if status.retry_in is not None else ""
-            why = status.why_down()
-            return f"reconnecting{retry}: {why}" if why else f"reconnecting{retry}"
-        if status.connection == "closed" and status.reason:
-            return f"closed: {status.reason}"
-        if status.connection == "connected" and status.gaps:
-            return f"connected (gap ×{status.gaps})"
-        return status.connection

@@ -25,11 +25,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 
-from observer.app.links import Link, endpoint_said_once, session_name
+from observer.app.links import Link, endpoint_said_once, live_screen, session_name
 from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
+from observer.client import state_words
 from observer.client.status import SessionStatus
-from observer.client.watched import TILE_FPS
+from observer.client.tile_view import TILE_FPS
 from observer.render.rich_cells import Palette
 
 TILE_FRAME = 1 / TILE_FPS
@@ -72,7 +73,7 @@ class Tile(Vertical, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield OneLine(classes="tile-title")
-        view = TerminalView(self.session, self.palette)
+        view = TerminalView(live_screen(self.session), self.palette)
         view.frame = TILE_FRAME
         view.paced = lambda: self.session.paced
         view.can_focus = False
@@ -98,18 +99,20 @@ class Tile(Vertical, can_focus=True):
     def pause(self) -> None:
         """Draw nothing until :meth:`resume`; note what changes meanwhile."""
         if self._missed is None:
-            self.session.unsubscribe(self.query_one(TerminalView).mark_dirty)
+            screen = live_screen(self.session)
+            screen.unsubscribe(self.query_one(TerminalView).mark_dirty)
             self._missed = (set(), False)
-            self.session.subscribe(self._note)
+            screen.subscribe(self._note)
 
     def resume(self) -> None:
         """Draw what changed while paused, and go on drawing."""
         if self._missed is None:
             return
         (rows, whole), self._missed = self._missed, None
-        self.session.unsubscribe(self._note)
+        screen = live_screen(self.session)
+        screen.unsubscribe(self._note)
         view = self.query_one(TerminalView)
-        self.session.subscribe(view.mark_dirty)
+        screen.subscribe(view.mark_dirty)
         if rows or whole:
             view.mark_dirty(rows, whole)
 
@@ -150,7 +153,7 @@ def title_line(index: int, label: str, status: SessionStatus) -> Text:
         title.append(f" {attention.reason} ", "bold reverse")
         title.append(f" {int(status.quiet_for)}s {attention.text}".rstrip())
     else:
-        summary = endpoint_said_once(status.summary(), label)
+        summary = endpoint_said_once(state_words.summary(status), label)
         title.append(summary, "bold" if status.connection == "connected" else "italic")
     progress = status.progress
     if progress is not None:

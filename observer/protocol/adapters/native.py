@@ -1,6 +1,7 @@
 """``observer``: the native ``observer.v1`` protocol (docs/protocol.md), client side.
 
-Decoding keeps the one piece of state the wire format needs: the stream offset of the next output
+What each frame means is :mod:`observer.protocol.native_events`'s. Decoding keeps the one piece
+of state the wire format needs: the stream offset of the next output
 byte, which ``hello`` and every ``snapshot`` set and every binary frame advances. Whether input may
 be sent, and what a refusal or a grant means, is the client session core's business.
 """
@@ -12,26 +13,9 @@ from urllib.parse import urlencode
 
 from observer.protocol import frames
 from observer.protocol.adapter import Adapter, Message
-from observer.protocol.events import (
-    Capabilities,
-    ControlChanged,
-    ControlRefused,
-    EchoChanged,
-    ErrorReported,
-    Event,
-    Exited,
-    OutputReceived,
-    PresenceChanged,
-    ProtocolViolation,
-    Resized,
-    ScreenReceived,
-    SessionStarted,
-    SnapshotReceived,
-)
+from observer.protocol.events import Capabilities, Event, ProtocolViolation
+from observer.protocol.native_events import event_of
 from observer.protocol.screen_frames import DEFAULT_FPS, Screen, SetView, View
-
-#: Error codes with which the server answers a ``take`` it refuses.
-_TAKE_REFUSALS = frozenset({frames.CONTROL_HELD, frames.WATCH_ONLY})
 
 
 def query_params(
@@ -92,44 +76,31 @@ class NativeAdapter:
         return []
 
     def receive(self, message: Message) -> list[Event]:
-        """Feed one received message; return what it means. Never raises."""
+        """Feed one received message; return what it means (:func:`event_of`). Never raises."""
         frame = frames.decode_server_frame(message)
         events: list[Event] = []
         if not self._greeted and not isinstance(frame, frames.Hello | frames.Malformed):
             events.append(ProtocolViolation("the server did not start with 'hello'"))
-        match frame:
-            case frames.Malformed(reason):
-                events.append(ProtocolViolation(reason))
-            case frames.Hello():
-                events.append(self._hello(frame))
-            case frames.Snapshot(offset, cols, rows, data):
-                gap = self._offset is not None and offset != self._offset
-                self._offset = offset
-                # A snapshot cut inside a UTF-8 character ends with its bytes as surrogate
-                # escapes (TerminalModel.to_ansi(unfinished=True)): they are given back as bytes.
-                repaint = data.encode("utf-8", "surrogateescape")
-                events.append(SnapshotReceived(repaint, cols, rows, offset, gap))
-            case frames.Output(data):
-                start = self._offset or 0
-                self._offset = start + len(data)
-                events.append(OutputReceived(data, start))
-            case frames.Resize(cols, rows):
-                events.append(Resized(cols, rows))
-            case frames.Control(holder):
-                events.append(ControlChanged(holder))
-            case frames.Presence(watchers):
-                events.append(PresenceChanged(watchers))
-            case frames.Exit(status):
-                events.append(Exited(status))
-            case frames.Echo(on):
-                events.append(EchoChanged(on))
-            case Screen():
-                events.append(self._screen(frame))
-            case frames.Error(code, text) if code in _TAKE_REFUSALS:
-                events.append(ControlRefused(code, text))
-            case frames.Error(code, text):
-                events.append(ErrorReported(code, text))
+        events.append(event_of(frame, self._offset))
+        self._advance(frame)
         return events
+
+    def _advance(self, frame: frames.ServerFrame | frames.Malformed) -> None:
+        """Move the stream offset past ``frame``."""
+        match frame:
+            case frames.Hello(offset=offset):
+                # hello.offset is where the stream that follows begins (the snapshot's offset,
+                # or the replayed since=). A resume keeps its own offset so that a snapshot
+                # instead shows a gap.
+                self._greeted = True
+                if self._offset is None:
+                    self._offset = offset
+            case frames.Output(data):
+                self._offset = (self._offset or 0) + len(data)
+            case frames.Snapshot(offset=offset) | Screen(offset=offset):
+                # The screen view stands at the model's offset: the snapshot there after
+                # switching back to the stream is no gap.
+                self._offset = offset
 
     def encode_input(self, data: bytes) -> list[Message]:
         """Keyboard input as one binary frame."""
@@ -157,40 +128,6 @@ class NativeAdapter:
         """``view``: the screen's state (``screen``, at most ``fps`` frames a second: a tile) or
         the byte stream (``stream``: a snapshot at the view's offset, then the bytes)."""
         return [frames.encode(SetView(view, fps))]
-
-    def _screen(self, frame: Screen) -> ScreenReceived:
-        # The view stands at the model's offset: the snapshot there after switching back to the
-        # stream is no gap.
-        self._offset = frame.offset
-        return ScreenReceived(
-            frame.offset,
-            frame.cols,
-            frame.rows,
-            frame.full,
-            frame.lines,
-            frame.cursor,
-            frame.cursor_visible,
-            frame.title,
-            frame.notifications,
-        )
-
-    def _hello(self, hello: frames.Hello) -> SessionStarted:
-        # hello.offset is where the stream that follows begins (the snapshot's offset, or the
-        # replayed since=). A resume keeps its own offset so that a snapshot instead shows a gap.
-        self._greeted = True
-        if self._offset is None:
-            self._offset = hello.offset
-        return SessionStarted(
-            identifier=hello.identifier,
-            mode=hello.mode,
-            cols=hello.cols,
-            rows=hello.rows,
-            offset=hello.offset,
-            holder=hello.holder,
-            watchers=hello.watchers,
-            title=hello.title,
-            may_control=hello.control,
-        )
 
 
 if TYPE_CHECKING:  # mypy proves that the native adapter is an Adapter

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from observer.client.events import NoticePosted, Outlet, ScreenChanged, StatusChanged
+from observer.client.lifecycle import Lifecycle
+from observer.client.reconnect import Backoff, ReconnectPolicy
 from observer.client.recording_policy import RecordingPolicy
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
@@ -73,7 +76,7 @@ def connect(
     """Open a connection speaking ``protocol``; the native one greets with hello + snapshot."""
     request = session.join_request()
     adapter = create_adapter(protocol, cols=request.cols, rows=request.rows, since=request.since)
-    session.opened(adapter, now)
+    session.connection_opened(adapter, now)
     if protocol == "observer":
         session.received(hello(offset=request.since or 0), now)
         if request.since is None:
@@ -86,3 +89,30 @@ def drain(session: WatchedSession) -> list[Message]:
     while session.pending:
         session.feed(1 << 20, 0.0)
     return session.data_to_send()
+
+
+def notices(session: WatchedSession) -> list[str]:
+    """The notices the session queued since events were last taken."""
+    return [e.text for e in session.take_events() if isinstance(e, NoticePosted)]
+
+
+def repainted(session: WatchedSession, rows: int) -> list[set[int]]:
+    """The rows each screen change the session queued reported (all ``rows`` when whole)."""
+    return [
+        set(range(rows)) if e.whole else set(e.rows)
+        for e in session.take_events()
+        if isinstance(e, ScreenChanged)
+    ]
+
+
+def status_changed(session: WatchedSession) -> bool:
+    """Whether the session queued a status change since events were last taken."""
+    return any(isinstance(e, StatusChanged) for e in session.take_events())
+
+
+def lifecycle(
+    outlet: Outlet, size: tuple[int, int] = (80, 24), *, stop_at_exit: bool = False
+) -> Lifecycle:
+    """A session's lifecycle part on its own (no recording; backoff without jitter)."""
+    policy = ReconnectPolicy(Backoff(0.5, 10.0, rand=lambda: 0.0))
+    return Lifecycle(outlet, None, policy, identifier="agent", size=size, stop_at_exit=stop_at_exit)

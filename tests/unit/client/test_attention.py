@@ -5,11 +5,12 @@ from __future__ import annotations
 import base64
 
 from observer.app.recogniser_files import built_in_recognisers
+from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
 from observer.client.attention import BELL_MARKER_EVERY, RESUMED_AFTER
-from observer.client.status import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
+from observer.client.state_words import summary
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
-from tests.unit.client.drive import Sink, connect, control, recorded
+from tests.unit.client.drive import Sink, connect, control, recorded, status_changed
 
 PERMISSION = b"\x1b]9;Claude needs your permission to use Bash\x07"
 
@@ -21,30 +22,28 @@ def receive(session: WatchedSession, data: bytes, now: float) -> None:
         session.feed(1 << 20, now)
 
 
-def watched() -> tuple[WatchedSession, Sink, list[int]]:
-    """A recorded session with the built-in rules; the list grows on every status change."""
+def watched() -> tuple[WatchedSession, Sink]:
+    """A recorded session with the built-in rules."""
     policy, sink = recorded()
     session = WatchedSession(recording=policy, recognisers=built_in_recognisers())
-    changed: list[int] = []
-    session.on_status = lambda: changed.append(1)
     connect(session, now=1.0)
-    return session, sink, changed
+    return session, sink
 
 
 def test_a_permission_notification_is_the_sessions_attention_at_once_and_a_marker() -> None:
-    session, sink, changed = watched()
-    changed.clear()
+    session, sink = watched()
+    session.take_events()
     receive(session, b"working\r\n" + PERMISSION, 10.0)
     status = session.status(10.0)
-    assert status.agent == "waiting" and changed
+    assert status.agent == "waiting" and status_changed(session)
     assert status.attention is not None
     assert (status.attention.reason, status.attention.since) == ("needs permission", 10.0)
-    assert status.summary() == "needs permission 0s: Claude needs your permission to use Bash"
+    assert summary(status) == "needs permission 0s: Claude needs your permission to use Bash"
     assert sink.markers()[-1] == "notification: Claude needs your permission to use Bash"
 
 
 def test_osc_777_and_kittys_osc_99_notifications_are_told_with_their_title() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, b"\x1b]777;notify;Claude Code;Claude is waiting for your input\x07", 5.0)
     attention = session.status(5.0).attention
     assert attention is not None and attention.reason == "waiting for input"
@@ -56,7 +55,7 @@ def test_osc_777_and_kittys_osc_99_notifications_are_told_with_their_title() -> 
 
 
 def test_typing_to_the_agent_answers_its_notification() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, PERMISSION, 10.0)
     session.take(11.0)
     session.received(control("you"), 11.0)
@@ -66,7 +65,7 @@ def test_typing_to_the_agent_answers_its_notification() -> None:
 
 
 def test_the_agent_printing_again_later_means_it_was_answered_elsewhere() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, PERMISSION, 10.0)
     receive(session, b"\x1b[2K> still asking", 10.5)  # its own redraw, just after asking
     assert session.status(11.0).attention is not None
@@ -75,7 +74,7 @@ def test_the_agent_printing_again_later_means_it_was_answered_elsewhere() -> Non
 
 
 def test_a_bell_then_silence_waits_for_input_and_bells_are_marked_now_and_then() -> None:
-    session, sink, _ = watched()
+    session, sink = watched()
     receive(session, b"Continue\a", 20.0)
     assert session.status(20.5).attention is None
     attention = session.status(20.0 + WAIT_AFTER_BELL).attention
@@ -89,7 +88,7 @@ def test_a_bell_then_silence_waits_for_input_and_bells_are_marked_now_and_then()
 
 
 def test_a_recognised_prompt_then_silence_needs_an_answer_since_it_went_quiet() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, b"\x1b[2J\x1b[HApply the change? (y)es/(n)o [Yes]: ", 30.0)
     assert session.status(32.0).attention is None
     attention = session.status(35.0).attention
@@ -99,7 +98,7 @@ def test_a_recognised_prompt_then_silence_needs_an_answer_since_it_went_quiet() 
 
 
 def test_progress_reports_are_the_sessions_progress_until_they_end() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, b"\x1b]9;4;1;42\x07", 1.0)
     progress = session.status(1.0).progress
     assert progress is not None and (progress.state, progress.value) == (1, 42)
@@ -108,14 +107,14 @@ def test_progress_reports_are_the_sessions_progress_until_they_end() -> None:
 
 
 def test_an_exit_ends_the_attention() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, PERMISSION, 10.0)
     session.received(f.encode(f.Exit(0)), 11.0)
     assert session.status(11.0).attention is None
 
 
 def test_a_notifications_text_is_shown_as_safe_text() -> None:
-    session, _, _ = watched()
+    session, _ = watched()
     receive(session, "\x1b]9;rm -rf \u202e/ \x9b31m done\x07".encode(), 1.0)
     attention = session.status(1.0).attention
     assert attention is not None

@@ -13,7 +13,7 @@ from observer.protocol import frames as f
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.modes import ControlMode
-from tests.unit.client.drive import connect, control, drain, hello
+from tests.unit.client.drive import connect, control, drain, hello, notices
 
 FIRST_MESSAGE: dict[ProtocolName, str | bytes] = {
     "raw": b"$ ",
@@ -66,7 +66,7 @@ def test_a_watch_only_token_is_told_before_it_is_asked_to_confirm_again() -> Non
     status = session.status(0.2)
     assert not status.may_take and "watching only" in status.cannot_take
     assert not session.take(0.3)
-    assert any("watching only" in n.text for n in session.take_notices())
+    assert any("watching only" in n for n in notices(session))
 
 
 def test_another_holder_blocks_taking_until_they_hand_back() -> None:
@@ -88,7 +88,7 @@ def test_a_refusal_nobody_asked_for_changes_nothing() -> None:
 def test_asking_for_control_at_connect_is_granted_by_hello() -> None:
     session = WatchedSession(want_control=True)
     assert session.join_request().control
-    session.opened(NativeAdapter(), 0.0)
+    session.connection_opened(NativeAdapter(), 0.0)
     session.received(hello(mode="control"), 0.0)
     assert session.in_control
 
@@ -214,7 +214,7 @@ def test_a_reply_takes_the_keyboard_types_once_granted_and_hands_it_back() -> No
     after = session.data_to_send()
     assert [m for m in after if isinstance(m, bytes)] == [b"y\r"]
     assert f.Release() in [f.decode_client_frame(m) for m in after if isinstance(m, str)]
-    assert "Sent 'y⏎' to the agent" in [n.text for n in session.take_notices()]
+    assert "Sent 'y⏎' to the agent" in notices(session)
 
 
 def test_a_refused_reply_is_never_typed_later() -> None:
@@ -230,7 +230,7 @@ def test_a_reply_cut_by_a_drop_is_not_typed_into_the_next_connection() -> None:
     session = WatchedSession()
     connect(session)
     session.reply(b"n\r", 4.0)
-    session.closed("the connection dropped", code=None, now=5.0)
+    session.connection_closed("the connection dropped", code=None, now=5.0)
     connect(session, now=6.0)
     session.received(control("you"), 7.0)
     assert not [m for m in session.data_to_send() if isinstance(m, bytes)]

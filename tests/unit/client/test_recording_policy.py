@@ -8,7 +8,7 @@ from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import EchoChanged, Event
-from tests.unit.client.drive import connect, control, hello, recorded, snapshot
+from tests.unit.client.drive import connect, control, hello, notices, recorded, snapshot
 
 
 def test_a_session_records_connect_snapshot_output_takeover_pair_and_exit() -> None:
@@ -38,9 +38,9 @@ def test_one_outage_is_one_marker_pair_however_many_attempts() -> None:
     session = WatchedSession(recording=policy)
     connect(session)
     session.received(b"abc", 0.1)
-    session.closed("the connection dropped", code=None, now=1.0)
+    session.connection_closed("the connection dropped", code=None, now=1.0)
     for attempt in range(5):
-        session.failed("refused", retryable=True, now=2.0 + attempt)
+        session.connection_failed("refused", retryable=True, now=2.0 + attempt)
     connect(session, now=10.0)  # resumes with since=3: the server replays from there
     session.received(b"def", 10.1)
     assert sink.markers() == ["connect", "disconnect", "reconnect"]
@@ -52,7 +52,7 @@ def test_a_snapshot_instead_of_the_missed_bytes_is_a_gap_with_a_reset() -> None:
     session = WatchedSession(recording=policy)
     connect(session)
     session.received(b"abc", 0.1)
-    session.closed("the connection dropped", code=None, now=1.0)
+    session.connection_closed("the connection dropped", code=None, now=1.0)
     request = session.join_request()
     assert request.since == 3
     connect(session, now=2.0)  # hello at since; the server could not replay: a snapshot
@@ -105,7 +105,7 @@ class EchoReportingPeer(NativeAdapter):
 def test_keys_typed_while_echo_is_off_are_not_recorded() -> None:
     policy, sink = recorded(record_input=True)
     session = WatchedSession(recording=policy)
-    session.opened(EchoReportingPeer(), 0.0)
+    session.connection_opened(EchoReportingPeer(), 0.0)
     session.received(hello(), 0.0)
     session.received(snapshot(0), 0.0)
     session.take(0.0)
@@ -143,7 +143,7 @@ def test_every_recorder_gets_the_same_markers_from_the_same_events() -> None:
         connect(session)
         session.received(hello(), 0.0)
         session.received(b"x", 0.1)
-        session.closed("the connection dropped", code=None, now=1.0)
+        session.connection_closed("the connection dropped", code=None, now=1.0)
         connect(session, now=2.0)
         session.received(f.encode(f.Exit(3)), 3.0)
 
@@ -171,8 +171,8 @@ def test_recording_input_from_a_peer_that_cannot_tell_echo_is_warned_about() -> 
     policy, _ = recorded(record_input=True)
     session = WatchedSession(recording=policy)
     connect(session, "ttyd")
-    assert any("does not say when echo is off" in n.text for n in session.take_notices())
+    assert any("does not say when echo is off" in n for n in notices(session))
     policy, _ = recorded(record_input=True)
     session = WatchedSession(recording=policy)
     connect(session)
-    assert not any("echo" in n.text for n in session.take_notices())
+    assert not any("echo" in n for n in notices(session))

@@ -12,7 +12,8 @@ import json
 from collections.abc import Callable
 
 from observer.app.recogniser_files import built_in_recognisers
-from observer.client.watched import TILE_FPS, WatchedSession
+from observer.client.tile_view import TILE_FPS
+from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters import ProtocolName
@@ -20,7 +21,7 @@ from observer.protocol.screen_frames import Screen
 from observer.server.notification_log import NotificationLog
 from observer.server.screen_sync import RowVersions, ScreenFeed
 from observer.terminal import TerminalModel
-from tests.unit.client.drive import connect, drain, recorded, snapshot
+from tests.unit.client.drive import connect, drain, recorded, repainted, snapshot
 
 COLS, ROWS = 40, 5
 
@@ -95,22 +96,20 @@ def test_a_recorded_or_headless_session_never_leaves_the_stream() -> None:
 
 def test_frames_become_the_tiles_model_through_the_inbox_with_only_changed_rows_repainted() -> None:
     session, agent = tile(), Agent()
-    repainted: list[set[int]] = []
-    session.subscribe(lambda dirty, whole: repainted.append(set(range(ROWS)) if whole else dirty))
     agent.prints(b"\x1b[1;32mPASSED\x1b[0m one\r\n\x1b[38;2;9;99;199mtrue\x1b[0m colour\r\n$ ")
     session.received(agent.frame(), 1.0)
     assert session.pending  # fed by the feeder, as output is
     drain(session)
     for y in range(ROWS):
         assert session.model.line(y) == agent.model.line(y)
-    repainted.clear()
+    session.take_events()
     # Row 1 written again the same (as an Ink UI redraws), row 2 changed.
     agent.prints(b"\x1b[2;1H\x1b[38;2;9;99;199mtrue\x1b[0m colour\x1b[3;3Hls")
     message = agent.frame()
     assert [row for row, _ in json.loads(message)["lines"]] == [2]  # the server sent only it
     session.received(message, 2.0)
     drain(session)
-    assert repainted == [{2}]
+    assert repainted(session, ROWS) == [{2}]
     assert session.model.text() == agent.model.text()
     model = agent.model
     assert (session.model.cursor_x, session.model.cursor_y) == (model.cursor_x, model.cursor_y)
@@ -176,7 +175,7 @@ def test_a_full_frame_replaces_the_screen_the_stream_left_and_its_modes() -> Non
 def test_a_reconnected_tile_asks_for_the_screen_again() -> None:
     session = tile()
     drain(session)
-    session.closed("dropped", code=None, now=1.0)
+    session.connection_closed("dropped", code=None, now=1.0)
     connect(session, now=2.0)
     assert views(drain(session)) == [{"type": "view", "view": "screen", "fps": TILE_FPS}]
 
@@ -184,7 +183,8 @@ def test_a_reconnected_tile_asks_for_the_screen_again() -> None:
 def test_the_screen_view_never_asks_to_skip_ahead() -> None:
     session, agent = tile(), Agent()
     drain(session)
-    session.catch_up.rate.bytes_per_second = 1.0  # everything would take ages to parse
+    for _ in range(100):  # measured parsing a byte a second: everything would take ages
+        session.parsed(1 << 20, 1 << 20)
     agent.prints(b"x" * 100)
     session.received(agent.frame(), 1.0)
     session.check_backlog(1.0)
@@ -262,17 +262,15 @@ def cropped_tile(height: int) -> tuple[WatchedSession, Agent]:
 def test_a_tile_paints_the_rows_its_crop_shows_and_the_others_once_they_are_read() -> None:
     session, agent = tile(), Agent(rows=20)
     session.show_rows(crop_of(3))
-    painted: list[set[int]] = []
-    session.subscribe(lambda dirty, whole: painted.append(set(range(20)) if whole else dirty))
     agent.prints(b"".join(b"line %d\r\n" % n for n in range(19)) + b"$ ")
     session.received(agent.frame(force=True), 1.0)  # the full frame that starts the view
     drain(session)
     assert session.model.text() == agent.model.text()
-    painted.clear()
+    session.take_events()
     agent.prints(b"\x1b[2;1Hearly\x1b[18;1Hlate\x1b[20;3H")  # rows 1 and 17 change
     session.received(agent.frame(), 2.0)
     drain(session)
-    assert painted == [{17}]  # row 1 is not shown: it waits
+    assert repainted(session, 20) == [{17}]  # row 1 is not shown: it waits
     assert session.model.text()[1] == "line 1" and session.model.text()[17] == "late 17"
     # The crop grows (the terminal was resized): what it shows now is painted at once.
     session.show_rows(crop_of(20))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.reconnect import Backoff, ReconnectPolicy, Retry, Stop
+from observer.client.state_words import summary
 from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
-from tests.unit.client.drive import connect, drain, recorded, snapshot
+from tests.unit.client.drive import connect, drain, notices, recorded, repainted, snapshot
 
 
 def test_a_ttyd_program_that_exited_is_not_started_again() -> None:
@@ -14,7 +15,7 @@ def test_a_ttyd_program_that_exited_is_not_started_again() -> None:
     session = WatchedSession(recording=policy)
     connect(session, "ttyd")
     session.received(b"0bye\r\n", 0.0)
-    decision = session.closed("the connection dropped", code=None, now=2.0)
+    decision = session.connection_closed("the connection dropped", code=None, now=2.0)
     assert isinstance(decision, Stop)
     status = session.status(2.0)
     assert status.exited and status.connection == "closed"
@@ -26,7 +27,7 @@ def test_a_native_drop_is_resumed_from_the_next_offset() -> None:
     session = WatchedSession()
     connect(session)
     session.received(b"12345", 0.0)
-    decision = session.closed("the connection dropped", code=None, now=10.0)
+    decision = session.connection_closed("the connection dropped", code=None, now=10.0)
     assert isinstance(decision, Retry) and decision.delay == 0.0
     assert session.status(10.0).connection == "reconnecting"
     assert session.join_request().since == 5
@@ -36,7 +37,9 @@ def test_a_keepalive_timeout_is_a_drop_even_for_a_peer_whose_close_is_its_exit()
     session = WatchedSession()
     connect(session, "raw")
     session.received(b"x", 0.0)
-    decision = session.closed("no answer to keepalive pings", code=None, now=1.0, timed_out=True)
+    decision = session.connection_closed(
+        "no answer to keepalive pings", code=None, now=1.0, timed_out=True
+    )
     assert isinstance(decision, Retry) and not session.status(1.0).exited
 
 
@@ -45,7 +48,9 @@ def test_a_jupyter_drop_is_rejoined_with_the_loss_marked() -> None:
     session = WatchedSession(recording=policy)
     connect(session, "jupyter")
     session.received('["setup", {}]', 0.0)
-    assert isinstance(session.closed("the connection dropped", code=None, now=1.0), Retry)
+    assert isinstance(
+        session.connection_closed("the connection dropped", code=None, now=1.0), Retry
+    )
     connect(session, "jupyter", now=2.0)
     session.received('["setup", {}]', 2.0)
     assert sink.markers()[-3:] == [
@@ -57,23 +62,23 @@ def test_a_jupyter_drop_is_rejoined_with_the_loss_marked() -> None:
 
 def test_a_first_attempt_that_fails_stops_and_a_later_one_is_retried() -> None:
     session = WatchedSession(reconnect=ReconnectPolicy(Backoff(0.5, 4.0, lambda: 1.0)))
-    stop = session.failed("refused", retryable=True, now=0.0)
+    stop = session.connection_failed("refused", retryable=True, now=0.0)
     assert isinstance(stop, Stop) and stop.fatal
     connect(session)
-    session.closed("the connection dropped", code=None, now=1.0)
+    session.connection_closed("the connection dropped", code=None, now=1.0)
     # the drop was retried at once; attempts after that back off, doubling
-    assert session.failed("refused", retryable=True, now=1.0) == Retry(1.0)
-    assert session.failed("refused", retryable=True, now=2.0) == Retry(2.0)
+    assert session.connection_failed("refused", retryable=True, now=1.0) == Retry(1.0)
+    assert session.connection_failed("refused", retryable=True, now=2.0) == Retry(2.0)
     status = session.status(2.0)
     assert status.retry_in == 2.0 and status.last_error == "refused"
-    assert isinstance(session.failed("403", retryable=False, now=3.0), Stop)
+    assert isinstance(session.connection_failed("403", retryable=False, now=3.0), Stop)
 
 
 def test_quitting_is_not_a_drop() -> None:
     session = WatchedSession()
     connect(session)
-    session.quit()
-    assert session.closed("closed", code=1000, now=1.0) == Stop("closed")
+    session.request_quit()
+    assert session.connection_closed("closed", code=1000, now=1.0) == Stop("closed")
 
 
 def test_output_makes_the_agent_active_then_idle_and_a_bell_then_silence_waiting() -> None:
@@ -104,19 +109,19 @@ def test_a_prompt_with_no_output_for_a_while_means_waiting() -> None:
 def test_exit_is_told_and_ends_the_agent() -> None:
     session = WatchedSession()
     connect(session)
-    session.take_notices()
+    session.take_events()
     session.received(f.encode(f.Exit(2)), 1.0)
-    assert any("status 2" in n.text for n in session.take_notices())
+    assert any("status 2" in n for n in notices(session))
     status = session.status(200.0)
-    assert status.agent == "exited" and status.summary() == "exited 2" and not status.may_take
+    assert status.agent == "exited" and summary(status) == "exited 2" and not status.may_take
 
 
 def test_why_a_session_closed_stays_in_its_status() -> None:
     session = WatchedSession()
-    session.failed(
+    session.connection_failed(
         "the endpoint rejected the token — run `observer auth login`", retryable=False, now=0
     )
-    assert session.status(0).summary().startswith("closed: the endpoint rejected the token")
+    assert summary(session.status(0)).startswith("closed: the endpoint rejected the token")
 
 
 def test_skip_ahead_asks_for_a_snapshot_and_drops_the_backlog() -> None:
@@ -154,10 +159,9 @@ def test_rows_written_again_with_the_same_cells_are_not_reported_changed() -> No
     session = WatchedSession()
     connect(session)
     drain(session)
-    reported: list[set[int]] = []
-    session.subscribe(lambda rows, whole: reported.append(rows))
+    session.take_events()
     session.received(b"\x1b[H\x1b[2Kspinner 1\r\n\x1b[2Ktokens 10", 1.0)
     drain(session)
     session.received(b"\x1b[H\x1b[2Kspinner 2\r\n\x1b[2Ktokens 10", 1.1)  # an Ink-style redraw
     drain(session)
-    assert reported[-1] == {0}
+    assert repainted(session, 5)[-1] == {0}

@@ -1,0 +1,225 @@
+"""Control: who holds the keyboard, taking it, typing, handing it back, and the resize policy.
+
+:class:`Control` keeps this client's place in the mode table (:mod:`observer.protocol.modes`,
+strict: a pair it does not know raises), the holder the peer reports, and what the user wants.
+A peer that arbitrates nothing (ttyd, Jupyter, raw bridges) is taken on our side: asking is
+granting. Keys leave only in control; a reply (a line, a key, Ctrl-C) takes the keyboard, is
+typed once granted, and hands it back. While in control the remote PTY follows the view's size
+unless the user keeps the remote size; watchers never resize. Control is handed back after
+``idle_release`` seconds without typing.
+"""
+
+from __future__ import annotations
+
+from observer.client.attention import AttentionTracker
+from observer.client.events import Outlet
+from observer.client.lifecycle import Lifecycle
+from observer.client.recording_policy import RecordingPolicy
+from observer.protocol.events import Holder, SessionStarted
+from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
+from observer.terminal.sanitize import sanitize_title
+
+
+class Control:
+    """One session's side of the keyboard (see the module docstring).
+
+    Args:
+        life: the connection's life (the adapter to encode with, the peer's capabilities).
+        outlet: where messages and notices are queued.
+        attention: what the agent asked (typing answers it).
+        recording: the recording policy, if the session is recorded.
+        want: ask for the keyboard at connect.
+        follow_size: while in control, resize the remote PTY to the view.
+        idle_release: hand control back after this many seconds without typing.
+    """
+
+    def __init__(
+        self,
+        life: Lifecycle,
+        outlet: Outlet,
+        attention: AttentionTracker,
+        recording: RecordingPolicy | None,
+        *,
+        want: bool,
+        follow_size: bool,
+        idle_release: float,
+    ) -> None:
+        self._life, self._outlet, self._attention = life, outlet, attention
+        self._recording = recording
+        self.want = want
+        self.follow_size = follow_size
+        self.idle_release = idle_release
+        self.mode = ControlMode.WATCH
+        self.holder: Holder = "none"
+        """Who holds the keyboard as the peer says (``you`` is :attr:`in_control`)."""
+        self.watch_only = False
+        self.view_size: tuple[int, int] | None = None
+        self._reply: tuple[bytes, str] | None = None
+        """Keys to send once control is granted, then hand it back; and the notice then."""
+        self._last_input = 0.0
+
+    @property
+    def in_control(self) -> bool:
+        """Whether keys typed now are sent."""
+        return may_send_input(self.mode)
+
+    def started(self, event: SessionStarted, now: float) -> None:
+        """The peer's hello: who holds the keyboard, whether this token may, and our ask."""
+        self.holder = "none" if event.holder == "you" else event.holder
+        if event.may_control is not None:  # the server says what the token allows: no asking
+            self.watch_only = not event.may_control
+        if event.mode == "control":
+            self._move(ControlEvent.GRANTED, now)
+        elif self.want and not self.watch_only:
+            self._move(ControlEvent.REQUEST, now)
+            if not self._life.arbitrated():
+                self._move(ControlEvent.GRANTED, now)
+
+    def holder_changed(self, holder: Holder, now: float) -> None:
+        """The peer moved the keyboard to ``holder``."""
+        self.holder = "none" if holder == "you" else holder
+        self._move(ControlEvent.GRANTED if holder == "you" else ControlEvent.LOST, now)
+        self._note_holder()
+
+    def refused(self, code: str, message: str, now: float) -> None:
+        """The peer refused control (``watch_only``: this token never may)."""
+        self.watch_only = self.watch_only or code == "watch_only"
+        self._reply = None
+        if allows(self.mode, ControlEvent.DENIED):
+            self._move(ControlEvent.DENIED, now)
+        self.want = False
+        self._life.tell(sanitize_title(message) or code, "warning")
+
+    def drop(self) -> None:
+        """The connection or the program is gone: nothing holds the keyboard here any more."""
+        self._reply = None  # typed for this connection's agent, never for the next one
+        if self.mode is ControlMode.REQUESTING:
+            self.mode = next_mode(self.mode, ControlEvent.RELEASE)
+        if self.mode is not ControlMode.WATCH:
+            self.mode = next_mode(self.mode, ControlEvent.LOST)
+        self.holder = "none"
+        self._note_holder()
+
+    def take(self, now: float) -> bool:
+        """Ask for the keyboard; False (and a notice) when it cannot work."""
+        if self.in_control or self.mode is ControlMode.REQUESTING:
+            return True
+        reason = self.cannot_take()
+        if reason:
+            self._outlet.tell(reason, "warning")
+            return False
+        self.want = True
+        self._move(ControlEvent.REQUEST, now)
+        adapter = self._life.adapter
+        if not self._life.arbitrated():
+            self._move(ControlEvent.GRANTED, now)  # nobody arbitrates: ours to take
+        elif adapter is not None:
+            self._outlet.send(adapter.encode_take())
+        return True
+
+    def release(self, now: float) -> None:
+        """Hand the keyboard back: no input leaves from now on."""
+        self.want = False
+        if self.mode not in (ControlMode.CONTROL, ControlMode.REQUESTING):
+            return
+        self._move(ControlEvent.RELEASE, now)
+        adapter = self._life.adapter
+        if not self._life.arbitrated():
+            self._move(ControlEvent.LOST, now)
+        elif adapter is not None:
+            self._outlet.send(adapter.encode_release())
+
+    def type(self, data: bytes, now: float) -> bool:
+        """Keys typed; sent (and recorded as policy says) only in control. Whether they were sent."""
+        adapter = self._life.adapter
+        if not data or not self.in_control or adapter is None:
+            return False
+        self._last_input = now
+        self._outlet.send(adapter.encode_input(data))
+        if self._recording is not None:
+            self._recording.input(data)
+        if self._attention.asked is not None:
+            self._attention.answered()
+            self._outlet.status_changed()
+        return True
+
+    def reply(self, data: bytes, now: float, told: str) -> bool:
+        """Send ``data`` without staying in control (see :meth:`WatchedSession.reply`)."""
+        if self.in_control:
+            return self.type(data, now)
+        if not self.take(now):
+            return False
+        self._reply = (data, told or f"Sent {_shown(data)} to the agent")
+        if self.in_control:  # a peer without arbitration: ours at once
+            self._send_reply(now)
+        return True
+
+    def view_resized(self, cols: int, rows: int) -> None:
+        """The view's size; the remote PTY follows it while in control (unless kept)."""
+        self.view_size = (cols, rows)
+        self._follow_view()
+
+    def tick(self, now: float) -> None:
+        """Hand control back after ``idle_release`` seconds without typing."""
+        if self.in_control and now - self._last_input >= self.idle_release:
+            self.release(now)
+            self._outlet.tell(f"Back to watching after {self.idle_release:.0f} s without typing.")
+
+    def cannot_take(self) -> str:
+        """Why taking control cannot work now, in words for people (empty when it can)."""
+        life = self._life
+        if life.exited:
+            return "The agent has exited; there is nothing to type into."
+        if self.watch_only:
+            return "This token allows watching only: ask for a control token to type."
+        if life.adapter is None:
+            if life.state == "closed":  # no retry comes: "once it is back" never is
+                return "The connection is closed for good — open the session again to type into it."
+            return "Not connected: control can be taken once the connection is back."
+        if self.holder == "other":
+            return (
+                "Another client holds control of this session. You can take it once they "
+                "hand it back (ctrl+] on their side)."
+            )
+        return ""
+
+    def _move(self, event: ControlEvent, now: float) -> None:
+        was = self.in_control
+        self.mode = next_mode(self.mode, event)
+        if self.in_control != was:
+            self._note_holder()
+            if self.in_control:
+                self._last_input = now
+                self._follow_view()
+                self._send_reply(now)
+        self._outlet.status_changed()
+
+    def _note_holder(self) -> None:
+        """Tell the recording who holds the keyboard (its takeover markers follow it)."""
+        if self._recording is not None:
+            self._recording.held("you" if self.in_control else self.holder)
+
+    def _send_reply(self, now: float) -> None:
+        if self._reply is None:
+            return
+        (data, told), self._reply = self._reply, None
+        self.type(data, now)
+        self.release(now)
+        self._outlet.tell(told)
+
+    def _follow_view(self) -> None:
+        caps, view, adapter = self._life.capabilities, self.view_size, self._life.adapter
+        if not self.in_control or not self.follow_size or view is None or caps is None:
+            return
+        if caps.resize and view != self._life.remote_size and adapter is not None:
+            self._outlet.send(adapter.encode_resize(*view))
+
+
+def _shown(data: bytes) -> str:
+    """Keys as a person reads them in a notice (Enter as ⏎, other controls as ^X)."""
+    text = data.decode("utf-8", "replace")
+    shown = "".join(
+        "⏎" if char == "\r" else f"^{chr(ord(char) + 64)}" if ord(char) < 32 else char
+        for char in text
+    )
+    return repr(sanitize_title(shown))

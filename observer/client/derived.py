@@ -1,0 +1,74 @@
+"""The derived status: what one watched session's parts add up to at a given time.
+
+Views and recorders read :class:`~observer.client.status.SessionStatus` and keep no copy; it is
+worked out anew from the parts each time, so nothing is synced by hand. A prompt is looked for
+only once the agent has been quiet for :data:`~observer.client.agent_state.WAIT_AFTER_PROMPT`
+(the rows the recognisers read are painted first, where a tile's crop left them unpainted).
+"""
+
+from __future__ import annotations
+
+from observer.client.agent_state import WAIT_AFTER_PROMPT, agent_state
+from observer.client.attention import rows_read
+from observer.client.peer_events import Parts, PeerEvents
+from observer.client.recognisers import Match
+from observer.client.status import SessionStatus
+from observer.protocol.modes import ControlMode
+
+
+class Derived:
+    """Derives one session's status from its parts."""
+
+    def __init__(self, parts: Parts, peer: PeerEvents) -> None:
+        self._life, self._control, self._queue = parts.life, parts.control, parts.queue
+        self._tile, self._attention, self._peer = parts.tile, parts.attention, peer
+
+    def status(self, now: float) -> SessionStatus:
+        """The session as views show it at ``now``."""
+        life, control, attention, queue = self._life, self._control, self._attention, self._queue
+        prompt = self._prompt(now)
+        state, quiet = agent_state(
+            exited=life.exited,
+            last_output=self._peer.last_output,
+            bell_rang_last=queue.bell_rang_last,
+            prompt_line=prompt is not None,
+            now=now,
+            asked=attention.asked is not None,
+        )
+        cannot = control.cannot_take()
+        caps = life.capabilities
+        return SessionStatus(
+            connection=life.state,
+            in_control=control.in_control,
+            requesting=control.mode is ControlMode.REQUESTING,
+            holder="you" if control.in_control else control.holder,
+            arbitration=caps.arbitration if caps is not None else "server",
+            may_take=not cannot,
+            cannot_take=cannot,
+            watchers=life.watchers,
+            title=life.title,
+            identifier=life.identifier,
+            exited=life.exited,
+            exit_status=life.exit_status,
+            gaps=life.gaps,
+            reason=life.reason,
+            last_error=life.last_error,
+            retry_in=max(0.0, life.retry_at - now) if life.retry_at is not None else None,
+            latency=life.latency,
+            complete=life.complete,
+            echo=life.echo,
+            agent=state,
+            quiet_for=quiet,
+            behind=queue.catch_up.behind(queue.backlog),
+            attention=attention.current(state, prompt, self._peer.last_output),
+            progress=attention.progress,
+        )
+
+    def _prompt(self, now: float) -> Match | None:
+        """The prompt the screen shows, looked for once the agent has been quiet long enough."""
+        last = self._peer.last_output
+        if self._life.exited or last is None or now - last < WAIT_AFTER_PROMPT:
+            return None
+        model = self._queue.model
+        self._tile.paint_unread(rows_read(model.cursor_y))  # what a tile's crop left unpainted
+        return self._attention.prompt(model)

@@ -1,0 +1,126 @@
+"""The tile view: what a session asks of its peer, the screen's state or the byte stream.
+
+A tile asks for the screen's state (the screen view: the rows that changed, at most ``fps``
+frames a second) where the peer can send it and nothing records the session; a recording needs
+every byte, and the full view asks for the stream again (the peer continues it with no gap).
+In the screen view a frame's rows are painted into the model where the view shows them (a
+tile's crop); the others wait, so a tile costs the rows it shows, and are painted when they are
+read: when a frame or :meth:`TileView.shown_changed` finds them shown, when the prompt
+recognisers look at the screen, or when the full view asks for the stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from observer.client.events import Outlet
+from observer.client.lifecycle import Lifecycle
+from observer.client.parse_queue import ParseQueue
+from observer.protocol.events import ScreenReceived, SnapshotReceived
+from observer.protocol.screen_frames import View
+from observer.protocol.screen_view import ScreenView
+from observer.terminal.sanitize import sanitize_title
+
+TILE_FPS = 5
+"""Frames a second a tile asks for in the screen view, and repaints at most: a tile is a glance,
+and each frame of 40 tiles costs the compositor what a full-size view costs: a faster rate
+costs more of a core for no shorter lag (docs/benchmarks.md, "Figures behind constants")."""
+
+RowsShown = Callable[[int, int, int, int], range]
+"""``rows(cols, rows, x, y)``: the rows a view shows of a screen of that size, cursor at (x, y)."""
+
+
+class TileView:
+    """The view one session asks of its peer (see the module docstring).
+
+    Args:
+        life: the connection's life (its adapter encodes the ask).
+        queue: the parse queue frames are fed through.
+        outlet: where the ask is queued.
+        recorded: the session is recorded (it never watches the screen's state).
+    """
+
+    def __init__(
+        self, life: Lifecycle, queue: ParseQueue, outlet: Outlet, *, recorded: bool
+    ) -> None:
+        self._life, self._queue, self._outlet = life, queue, outlet
+        self._recorded = recorded
+        self.wanted: View = "stream"
+        self.asked: View = "stream"
+        """What this connection was asked for (every connection starts in the stream)."""
+        self.framed = False
+        """The last of the agent's output came as a screen frame (not as bytes)."""
+        self._fps = TILE_FPS
+        self._screen = ScreenView()
+        """The remote screen as the screen view's frames describe it."""
+        self._rows: RowsShown | None = None
+
+    def allowed(self) -> bool:
+        """Whether the screen view may be asked: only of a peer that can send it, and never for
+        a recorded session or one that shows nothing (a recording needs every byte)."""
+        caps = self._life.capabilities
+        return self._queue.show and not self._recorded and caps is not None and caps.screen
+
+    def connection_opened(self) -> None:
+        """A new connection starts in the stream; ask again for what the user chose."""
+        self.asked = "stream"
+        self.ask()
+
+    def choose(self, view: View, fps: int) -> None:
+        """How the user sees the session (see :meth:`WatchedSession.choose_view`)."""
+        self.wanted, self._fps = view, fps
+        self.ask()
+
+    def ask(self) -> None:
+        """Ask the peer for the view chosen, where allowed and not asked yet."""
+        view = self.wanted if self.allowed() else "stream"
+        adapter = self._life.adapter
+        if view != self.asked and adapter is not None:
+            self.asked = view
+            self._outlet.send(adapter.encode_view(view, self._fps))
+            self.paint_unread()  # a full view reads every row: at once, not at the snapshot
+
+    def show_rows(self, rows: RowsShown | None) -> None:
+        """Which rows the view shows (``None``: all of them); paint those waiting."""
+        self._rows = rows
+        self.paint_unread()
+
+    def frame(self, event: ScreenReceived) -> None:
+        """Rows that changed: their repaint is fed like output; a frame that replaces the
+        screen is fed like a snapshot."""
+        life, queue = self._life, self._queue
+        self.framed = True
+        queue.chunks += 1
+        life.next_offset = event.offset  # the stream, when asked for again, goes on from here
+        life.remote_size = (event.cols, event.rows)
+        life.title = sanitize_title(event.title) or life.title
+        if not queue.show:
+            return
+        view = self._screen
+        whole = event.full or (event.cols, event.rows) != (view.cols, view.rows)
+        changed = view.apply(event)
+        data = view.repaint(changed if whole else view.due(changed, self._rows_read()))
+        if whole:
+            queue.drop_waiting_output()  # the frame replaces all of it
+            queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
+        else:
+            queue.rows_repainted(data)
+
+    def paint_unread(self, also: range = range(0)) -> None:
+        """Paint the rows that wait unpainted and are read now (or are in ``also``)."""
+        view = self._screen
+        if not view.unpainted or not self._queue.show:
+            return
+        read = self._rows_read()
+        if read is not None:
+            read.update(also)
+        rows = view.due(set(), read)
+        if rows:
+            self._queue.paint(view.repaint(rows, notifications=False))
+
+    def _rows_read(self) -> set[int] | None:
+        """The rows of the screen view's screen that the view shows (``None``: all)."""
+        view = self._screen
+        if self._rows is None or self.asked != "screen":
+            return None
+        return set(self._rows(view.cols, view.rows, *view.cursor))

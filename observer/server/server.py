@@ -301,6 +301,7 @@ class Server:
             self.client_queue,
             session.resync_after_overflow,
             admission.features,
+            token=_key(admission.credential),
         )
         name = admission.credential.name if admission.credential is not None else "no auth"
         source = f"token {name}"

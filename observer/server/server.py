@@ -39,7 +39,7 @@ from observer.server.limits import (
     TokenBudgets,
 )
 from observer.server.listing import listing_json
-from observer.server.log_budget import LogBudget
+from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
@@ -138,6 +138,7 @@ class Server:
         self.log_budget = LogBudget(log, time.monotonic)
         """Keeps a burst of lines from one source (a churning token) to a few and a summary."""
         self._refused_token: dict[WebSocket, str] = {}
+        self._accept_errors = AcceptErrors(self.log_budget)
         self.max_sessions = max_sessions
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
@@ -175,6 +176,7 @@ class Server:
         self.port = self._server.sockets[0].getsockname()[1]
         for identifier in self.identifiers:
             self._open_session(identifier)
+        self._accept_errors.install(asyncio.get_running_loop())
         await self._server.start_serving()
         if self.token_watch is not None:
             self.token_watch.start()
@@ -188,6 +190,7 @@ class Server:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         await asyncio.gather(*(session.close() for session in self.sessions.values()))
+        self._accept_errors.uninstall()
         self.log_budget.flush(everything=True)
 
     def busy(self, within: float) -> bool:

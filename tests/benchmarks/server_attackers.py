@@ -65,6 +65,24 @@ def reset(sock: socket.socket) -> None:
     sock.close()
 
 
+class PingFlood:
+    """A thread writing pings to one connection as fast as its socket takes them (blocking
+    writes: it waits only when the server stops reading); it never reads."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.sent = 0
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        burst = PING * 512
+        self.sock.setblocking(True)
+        with contextlib.suppress(OSError):  # the server closed it
+            while True:
+                self.sent += self.sock.send(burst) // len(PING)
+
+
 class Churn:
     """Threads that connect, read the hello and the snapshot, and reset, until stopped."""
 
@@ -112,7 +130,7 @@ def run(port: int, hostile: str, honest: str, attack: str) -> None:
     followers[honest_sock] = StreamFollower()
     selector.register(honest_sock, selectors.EVENT_READ)
     senders: list[socket.socket] = []
-    flood: socket.socket | None = None
+    flood: PingFlood | None = None
     churn: Churn | None = None
     if attack in ("message-limit", "readers"):
         for _ in range(CONNECTIONS):
@@ -123,15 +141,13 @@ def run(port: int, hostile: str, honest: str, attack: str) -> None:
             if attack == "message-limit":
                 senders.append(sock)
     elif attack == "ping-flood":
-        flood = upgrade(port, hostile)
-        flood.setblocking(False)
+        flood = PingFlood(upgrade(port, hostile))
     selector.register(sys.stdin, selectors.EVENT_READ)
     print("ready", flush=True)
     if attack == "churn":
         churn = Churn(port, hostile)
     buffer = bytearray(1 << 20)
     view = memoryview(buffer)
-    pings = PING * 512
     target, deadline, sent, next_send = None, 0.0, 0, time.monotonic()
     while True:
         now = time.monotonic()
@@ -141,14 +157,7 @@ def run(port: int, hostile: str, honest: str, attack: str) -> None:
                 with contextlib.suppress(BlockingIOError, OSError):
                     sent += sock.send(RELEASE_FRAME * (RATE // 100)) // len(RELEASE_FRAME)
             next_send = now + 0.01
-        if flood is not None:
-            try:
-                sent += flood.send(pings) // len(PING)
-            except BlockingIOError:
-                pass
-            except OSError:
-                flood = None  # the server closed it
-        for key, _ in selector.select(0.002 if (senders or flood) else 0.05):
+        for key, _ in selector.select(0.002 if senders else 0.05):
             sock = key.fileobj
             if sock is sys.stdin:
                 target, deadline = int(sys.stdin.readline()), time.monotonic() + 20
@@ -178,7 +187,7 @@ def run(port: int, hostile: str, honest: str, attack: str) -> None:
     if churn is not None:
         churn.stop()
     own = followers[honest_sock]
-    done = {"sent": sent}
+    done = {"sent": flood.sent if flood is not None else sent}
     if churn is not None:
         done = {"opened": churn.opened, "refused": churn.refused}
     print(json.dumps({"honest": [own.offset, own.binary, own.snapshots], **done}), flush=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from observer.protocol.arbiter import ServerConnection
 from observer.server.screen_sync import ScreenFeed
@@ -40,6 +40,7 @@ class Client:
         resync: called (synchronously) when the client drained after overflowing; it queues a
             snapshot and returns 0.0, or returns the seconds after which to ask again.
         features: optional frames the client understands.
+        token: the key of the token it connected with (``None``: no authentication).
     """
 
     def __init__(
@@ -49,8 +50,12 @@ class Client:
         limit: int,
         resync: Callable[[Client], float],
         features: frozenset[str] = frozenset(),
+        *,
+        token: str | None = None,
     ) -> None:
         self.socket = socket
+        self.token = token
+        """Whose connection it is (a credential's key), for shedding fairly."""
         self.features = features
         """Optional frames the client asked for (``features=`` in its request)."""
         self.connection = connection
@@ -194,6 +199,23 @@ class Client:
             connection.write(frame)
             written += len(frame)
         await connection.drain()
+
+
+def beyond_fair_share(clients: Iterable[Client]) -> list[Client]:
+    """The streaming clients to shed first: each token's beyond its fair share.
+
+    A token's fair share is as many streaming connections as the token with the fewest has, so
+    fifty readers of one token are shed down to one before another token's watcher is shed.
+    The newest go first. Empty when no token holds more than its share (then all are shed).
+    """
+    by_token: dict[str | None, list[Client]] = {}
+    for client in clients:
+        if client.screen is None:  # a screen viewer costs its frame rate, not the output's
+            by_token.setdefault(client.token, []).append(client)
+    if len(by_token) < 2:
+        return []
+    fair = min(len(group) for group in by_token.values())
+    return [client for group in by_token.values() for client in group[fair:]]
 
 
 class FanoutBudget:

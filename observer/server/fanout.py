@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from observer.server.clients import MAX_BATCH, Client, FanoutBudget
+from observer.server.clients import MAX_BATCH, Client, FanoutBudget, beyond_fair_share
 from observer.server.pty_reader import BATCH_INTERVAL, SMALL_BATCH, batch_interval
 from observer.server.websocket_adapter import wire_frame
 
@@ -81,5 +81,7 @@ class Fanout:
         spent = time.thread_time() - began
         self.cpu += spent
         if self.budget.spend(spent):
-            for client in self._clients:
+            # Fairly: a token's connections beyond its share first, everyone only when no
+            # token holds more than its share.
+            for client in beyond_fair_share(self._clients) or self._clients:
                 client.shed_backlog()

@@ -26,9 +26,10 @@ MESSAGE_RATE: Final = 500.0
 """Messages a second a client may send in the long run (typing is tens; a paste is a few
 64 KiB frames)."""
 MESSAGE_BURST: Final = 2000.0
-TOKEN_MESSAGE_RATE: Final = 1000.0
-"""Messages (and control frames) a second all connections of one token may send together."""
-TOKEN_MESSAGE_BURST: Final = 4000.0
+TOKEN_MESSAGE_RATE: Final = MESSAGE_RATE
+"""Messages (and control frames) a second all connections of one token may send together: as
+many as one connection, so that fifty connections cost the server what one does."""
+TOKEN_MESSAGE_BURST: Final = MESSAGE_BURST
 CONNECTION_RATE: Final = 16.0
 """New connections a second one token may open in the long run (a dashboard opening a hundred
 tiles on one server takes a few seconds; a churning client is refused with 429)."""

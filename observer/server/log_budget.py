@@ -10,9 +10,10 @@ when the window ends: ``N more refusals 429 from token ops in 10 s``.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 LINES: Final = 5
 """Lines of one kind a source may log per window."""
@@ -75,3 +76,50 @@ class LogBudget:
             except RuntimeError:
                 return
             self._timer = loop.call_later(WINDOW, self.flush)
+
+
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+
+class AcceptErrors:
+    """Says in one line that the listening socket cannot accept (out of file descriptors).
+
+    asyncio reports such an error through the loop's exception handler, with a traceback,
+    and tries again a second later (``selector_events``); the server goes on meanwhile. This
+    handler says it in one line (within the log budget) and passes anything else on.
+
+    Args:
+        budget: the server's log budget.
+    """
+
+    def __init__(self, budget: LogBudget) -> None:
+        self._budget = budget
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._previous: Callable[[asyncio.AbstractEventLoop, dict[str, Any]], object] | None = None
+
+    def install(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Handle ``loop``'s accept errors until :meth:`uninstall`."""
+        self._loop, self._previous = loop, loop.get_exception_handler()
+        loop.set_exception_handler(self._handle)
+
+    def uninstall(self) -> None:
+        """Give the loop its handler back."""
+        if self._loop is not None and self._loop.get_exception_handler() == self._handle:
+            self._loop.set_exception_handler(self._previous)
+        self._loop = None
+
+    def _handle(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        error = context.get("exception")
+        accepting = "accept" in str(context.get("message", ""))
+        if accepting and isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
+            if self._budget.allow("accept errors", "the listening socket"):
+                logging.getLogger("observer.server").warning(
+                    "cannot accept a connection: %s — the server goes on; "
+                    "raise its open-files limit (ulimit -n) or lower --max-connections",
+                    error.strerror,
+                )
+            return
+        if self._previous is not None:
+            self._previous(loop, context)
+        else:
+            loop.default_exception_handler(context)

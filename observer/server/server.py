@@ -39,7 +39,7 @@ from observer.server.limits import (
     TokenBudgets,
 )
 from observer.server.listing import listing_json
-from observer.server.log_budget import LogBudget
+from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
@@ -57,6 +57,10 @@ log = logging.getLogger("observer.server")
 MiB = 1024 * 1024
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (input, control): bigger ones are closed with 1009."""
+SLOW_DOWN = 1.0
+"""Seconds before a 429 (a token opening connections too fast) is answered."""
+SLOWED_AT_ONCE = 64
+"""Requests waiting for their 429 at most (beyond, they are answered at once)."""
 
 
 def _default_model(cols: int, rows: int) -> ScreenModel:
@@ -138,6 +142,8 @@ class Server:
         self.log_budget = LogBudget(log, time.monotonic)
         """Keeps a burst of lines from one source (a churning token) to a few and a summary."""
         self._refused_token: dict[WebSocket, str] = {}
+        self._accept_errors = AcceptErrors(self.log_budget)
+        self._slowed = 0
         self.max_sessions = max_sessions
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
@@ -175,6 +181,7 @@ class Server:
         self.port = self._server.sockets[0].getsockname()[1]
         for identifier in self.identifiers:
             self._open_session(identifier)
+        self._accept_errors.install(asyncio.get_running_loop())
         await self._server.start_serving()
         if self.token_watch is not None:
             self.token_watch.start()
@@ -188,6 +195,7 @@ class Server:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
         await asyncio.gather(*(session.close() for session in self.sessions.values()))
+        self._accept_errors.uninstall()
         self.log_budget.flush(everything=True)
 
     def busy(self, within: float) -> bool:
@@ -207,12 +215,27 @@ class Server:
         log.info("session %r started (pid %d)", identifier, session.pty.pid)
         return session
 
-    def _process_request(self, connection: WebSocket, request: Request) -> Response | None:
+    async def _process_request(self, connection: WebSocket, request: Request) -> Response | None:
         try:
-            return self._decide(connection, request)
+            response = self._decide(connection, request)
         except Exception as error:  # a bug: one log line (in _process_response), no traceback
             self._internal_errors[connection] = f"{type(error).__name__}: {error}"
             return _refuse(connection, HTTPStatus.INTERNAL_SERVER_ERROR, "Internal error")
+        if response is not None and response.status_code == HTTPStatus.TOO_MANY_REQUESTS:
+            await self._slow_down()
+        return response
+
+    async def _slow_down(self) -> None:
+        """Answer a client that connects too fast a moment later (a few of them at a time):
+        a loop that reconnects at once then waits for its answer, instead of making the server
+        refuse it as fast as it can ask."""
+        if self._slowed >= SLOWED_AT_ONCE:
+            return
+        self._slowed += 1
+        try:
+            await asyncio.sleep(SLOW_DOWN)
+        finally:
+            self._slowed -= 1
 
     def _process_response(
         self, connection: WebSocket, request: Request, response: Response
@@ -301,6 +324,7 @@ class Server:
             self.client_queue,
             session.resync_after_overflow,
             admission.features,
+            token=_key(admission.credential),
         )
         name = admission.credential.name if admission.credential is not None else "no auth"
         source = f"token {name}"

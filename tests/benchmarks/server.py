@@ -35,7 +35,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.adapters.native import query as native_query
 from observer.protocol.events import SnapshotReceived
-from tests.benchmarks.server_attacks import ResyncSpammer, print_hoarding
+from tests.benchmarks.server_attacks import ResyncSpammer, print_attacks, print_hoarding
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -187,6 +187,7 @@ async def main(
     extras: bool,
     against: Path | None,
     hoard: bool = True,
+    attacks: bool = True,
 ) -> None:
     print(
         f"agent: head -c {megabytes}MB /dev/zero | tr on the PTY, timing itself; watchers are "
@@ -256,6 +257,8 @@ async def main(
                 )
     if hoard:
         await print_hoarding()
+    if attacks:
+        await print_attacks(megabytes, rounds, roots)
     if not extras:
         return
     elapsed, flood = await late_join(100)
@@ -503,9 +506,20 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-hoarding", action="store_true", help="skip the connection-hoarding check"
     )
+    parser.add_argument(
+        "--attacks-only",
+        action="store_true",
+        help="only the rows of one hostile watch token (ping flood, message limit, churn, readers)",
+    )
     arguments = parser.parse_args()
     if arguments.watchers_process:
         watchers_process(*arguments.watchers_process, arguments.stalled, arguments.spam)
+        sys.exit(0)
+    if arguments.attacks_only:
+        roots = [("this checkout", ROOT)] + (
+            [("--against", arguments.against)] if arguments.against else []
+        )
+        asyncio.run(print_attacks(arguments.megabytes, arguments.rounds, roots))
         sys.exit(0)
     asyncio.run(
         main(

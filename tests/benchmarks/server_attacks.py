@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import socket
 import sys
 import tempfile
@@ -150,3 +151,132 @@ async def print_hoarding() -> None:
         f"  then a controller: {controller} in {controller_ms:.1f} ms; "
         f"a second watch token: {watcher} in {watcher_ms:.1f} ms"
     )
+
+
+# -- one hostile watch token against the agent and another token's watcher ----------------------
+
+ATTACKS = ["ping-flood", "message-limit", "churn", "readers"]
+"""The attacks of :mod:`tests.benchmarks.server_attackers`, each against a baseline ("none")."""
+
+
+@contextlib.asynccontextmanager
+async def _tokened_serve(command: str, root: Path):  # type: ignore[no-untyped-def]
+    """``observer serve`` of checkout ``root`` with a hostile and an honest watch token."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "tokens"
+        tokens = {name: new_token() for name in ("hostile", "honest")}
+        for name, token in tokens.items():
+            append_entry(path, TokenEntry("watch", digest(token), name))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "observer", "serve", "--tokens", str(path),
+            "--listen", "127.0.0.1:0", "--", "sh", "-c", command,
+            cwd=root, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert process.stderr is not None
+        try:
+            yield await _port(process.stderr), process.pid, tokens
+        finally:
+            process.terminate()
+            await process.wait()
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (Linux /proc, proc(5))."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _attackers(port: int, tokens: dict[str, str], attack: str) -> asyncio.subprocess.Process:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.benchmarks.server_attackers", str(port),
+        tokens["hostile"], tokens["honest"], attack,
+        cwd=ROOT, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None
+    if await process.stdout.readline() != b"ready\n":
+        raise SystemExit(f"the attackers ({attack}) did not connect")
+    return process
+
+
+async def attacked_run(megabytes: int, attack: str, root: Path = ROOT) -> tuple[float, float]:
+    """The agent's MB/s under ``attack`` and the share of the output the honest watcher of
+    another token received as output frames (not snapshots)."""
+    from tests.benchmarks.server import AGENT, TRAILER
+
+    with tempfile.TemporaryDirectory() as tmp:
+        go, result = Path(tmp) / "go", Path(tmp) / "result"
+        total = megabytes * 1_000_000
+        command = AGENT.format(go=go, result=result, n=total)
+        async with _tokened_serve(command, root) as (port, _, tokens):
+            attackers = await _attackers(port, tokens, attack)
+            assert attackers.stdin is not None and attackers.stdout is not None
+            await asyncio.sleep(0.5)  # the attack under way
+            go.touch()
+            while not result.exists() or not result.read_text().strip():
+                await asyncio.sleep(0.02)
+            start, end = map(float, result.read_text().split())
+            attackers.stdin.write(f"{total + len(TRAILER)}\n".encode())
+            outcome = json.loads(await attackers.stdout.readline())
+            await attackers.wait()
+    return megabytes / (end - start), min(1.0, outcome["honest"][1] / total)
+
+
+async def ping_flood_memory(seconds: float = 30.0, root: Path = ROOT) -> tuple[float, float]:
+    """The server's resident memory (MiB) before and at most during ``seconds`` of a ping flood
+    (the agent idle, an honest watcher connected)."""
+    async with _tokened_serve("sleep 600", root) as (port, pid, tokens):
+        attackers = await _attackers(port, tokens, "ping-flood")
+        before, most = rss_mib(pid), 0.0
+        began = time.monotonic()
+        while time.monotonic() - began < seconds:
+            most = max(most, rss_mib(pid))
+            await asyncio.sleep(0.25)
+        attackers.kill()
+        await attackers.wait()
+    return before, most
+
+
+async def print_attacks(megabytes: int, rounds: int, roots: list[tuple[str, Path]]) -> None:
+    """The rows of one hostile watch token: the agent's rate as a ratio to the same run's
+    baseline (the honest watcher alone), the honest watcher's stream, and the server's memory
+    under a ping flood."""
+    import statistics
+
+    names = ["none", *ATTACKS]
+    rates: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
+    shares: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
+    ratios: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
+    for number in range(rounds):
+        order = names if number % 2 == 0 else names[:1] + names[:0:-1]
+        for name in order:
+            for label, root in roots if number % 2 == 0 else roots[::-1]:
+                rate, share = await attacked_run(megabytes, name, root)
+                rates[label, name].append(rate)
+                shares[label, name].append(share)
+        for label, _ in roots:
+            for name in names:
+                ratios[label, name].append(rates[label, name][-1] / rates[label, "none"][-1])
+    print(f"one hostile watch token, an honest watcher of another token; {rounds} rounds")
+    for label, root in roots:
+        if len(roots) > 1:
+            print(f"{label}: {root}")
+        print(
+            f"{'attack':<16}{'agent MB/s':>11}{'ratio':>7}{'min-max':>12}{'honest as bytes':>17}{'min-max':>12}"
+        )
+        for name in names:
+            key = label, name
+            print(
+                f"{name:<16}{statistics.median(rates[key]):>11.1f}"
+                f"{statistics.median(ratios[key]):>7.2f}"
+                f"{min(ratios[key]):>6.2f}-{max(ratios[key]):.2f}"
+                f"{statistics.median(shares[key]):>17.0%}"
+                f"{min(shares[key]):>6.0%}-{max(shares[key]):.0%}"
+            )
+    for label, root in roots:
+        before, most = await ping_flood_memory(root=root)
+        print(
+            f"{label}: server memory under 30 s of ping flood: {before:.0f} MiB before, "
+            f"at most {most:.0f} MiB (+{most - before:.0f} MiB)"
+        )

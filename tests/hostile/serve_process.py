@@ -44,14 +44,26 @@ class Serve:
 
 @contextlib.asynccontextmanager
 async def serve_process(
-    options: Sequence[str], command: str, env: Mapping[str, str] | None = None
+    options: Sequence[str],
+    command: str,
+    env: Mapping[str, str] | None = None,
+    open_files: int | None = None,
 ) -> AsyncIterator[Serve]:
-    """Start ``observer serve OPTIONS --listen 127.0.0.1:0 -- sh -c COMMAND``; end it after."""
+    """Start ``observer serve OPTIONS --listen 127.0.0.1:0 -- sh -c COMMAND``; end it after.
+    ``open_files`` limits its file descriptors (``ulimit -n``)."""
+
+    def limit() -> None:
+        if open_files is not None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "observer", "serve", *options, "--listen", "127.0.0.1:0",
         "--", "sh", "-c", command,
         cwd=ROOT, env={**os.environ, **(env or {})},
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        preexec_fn=limit if open_files is not None else None,
     )  # fmt: skip
     running = Serve(process, 0)
     try:

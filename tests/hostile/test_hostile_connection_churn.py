@@ -59,7 +59,7 @@ async def test_connection_churn_is_paced_and_logged_in_summary(
         r.getMessage() for r in caplog.records[lines:]
     ]  # summaries come at the latest at stop
     assert opened <= BURST + RATE * elapsed * 1.2, (opened, refused, elapsed)
-    assert refused > opened  # it tried far more often than it got in
+    assert refused >= WORKERS  # told to slow down (each 429 comes a second late)
     assert repaints <= REPAINTS * elapsed + 2, repaints
     # A few lines of each kind, then one summary per kind when its window ends.
     assert len(logged) <= 40, (len(logged), logged[:5])

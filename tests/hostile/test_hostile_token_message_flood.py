@@ -23,7 +23,7 @@ from tests.integration.server_support import WATCH_TOKEN, observe, running_serve
 pytestmark = pytest.mark.timeout(60)
 CONNECTIONS = 50
 SECONDS = 3.0
-TOKEN_RATE, TOKEN_BURST = 1000, 4000
+TOKEN_RATE, TOKEN_BURST = 500, 2000
 """What one token's connections may send together (``observer.server.limits``)."""
 RELEASE = '{"type":"release"}'
 

@@ -70,7 +70,11 @@ async def test_a_client_joining_at_a_password_prompt_is_told_after_its_snapshot(
         async with observe(server, control=True) as first:
             await first.until(lambda c: "Enter to go" in "".join(c.text()))
             await first.send(first.session.encode_input(b"\r"))
-            await first.until(lambda c: echoes(c)[-1:] == [False])
+            # bash turns echo off before it writes the prompt: wait for both, or the late
+            # client may join between them (tests/hostile/test_hostile_echo_order.py).
+            await first.until(
+                lambda c: echoes(c)[-1:] == [False] and "Password:" in "".join(c.text())
+            )
         async with observe(server) as late:
             await late.until(lambda c: bool(echoes(c)))
             kinds = [type(e).__name__ for e in late.events]

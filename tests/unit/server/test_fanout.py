@@ -150,3 +150,19 @@ async def test_without_clients_no_output_is_kept_for_them() -> None:
     clients.append(cast(Client, client))
     fanout.flush()
     assert client.messages == []
+
+
+def test_the_clients_beyond_their_tokens_fair_share_are_shed_first() -> None:
+    from types import SimpleNamespace
+
+    from observer.server.clients import beyond_fair_share
+
+    def client(token: str | None, screen: object = None) -> object:
+        return SimpleNamespace(token=token, screen=screen)
+
+    many = [client("hoarder") for _ in range(5)]
+    honest = client("ops")
+    tile = client("hoarder", screen=object())
+    assert beyond_fair_share([*many, honest, tile]) == many[1:]  # type: ignore[list-item]
+    assert beyond_fair_share([*many[:2], client("ops"), client("ops")]) == []  # type: ignore[list-item]
+    assert beyond_fair_share(many) == []  # type: ignore[arg-type]

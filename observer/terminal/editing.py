@@ -31,6 +31,9 @@ from observer.terminal.cells import (
 )
 from observer.terminal.scrolling import ScrollMixin
 
+#: Trailing blanks an erase passes over at once when it looks for a row's last written cell.
+_ERASED_BLOCKS = [(size, [ERASED] * size) for size in (32, 4)]
+
 
 class EditMixin(ScrollMixin):
     """Editing operations of :class:`~observer.terminal.screen.VTScreen`."""
@@ -38,6 +41,7 @@ class EditMixin(ScrollMixin):
     cursor: VTCursor
     grid: Grid
     wide_seen: bool
+    alternate: bool
     _blanks: dict[str, Glyph]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -59,25 +63,32 @@ class EditMixin(ScrollMixin):
         return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
-        last = self._last_written(row, start, stop)
+        last = -1 if self.alternate else self._last_written(row, start, stop)
         blank = self._blank()
         row[start:stop] = [blank] * (stop - start)
         if last >= 0:
             # tmux's grid_clear leaves the line's used length: the cells it cleared among
-            # those written still count when a resize re-wraps the line.
+            # those written still count when a resize re-wraps the line (the alternate
+            # screen is never re-wrapped).
             row[last] = CLEARED if blank is ERASED else (blank[0], blank[1])
         self._settle(row, start, stop)
 
     def _last_written(self, row: Line, start: int, stop: int) -> int:
         """The last of columns ``start..stop`` that a program wrote (not an erase's or a new
         row's blank), or -1."""
-        tail = row[start:stop]
-        if tail.count(ERASED) == len(tail):  # the usual case: nothing written there
-            return -1
-        erased = set(map(id, self._blanks.values()))
-        for x in range(stop - 1, start - 1, -1):
+        end = stop
+        # Trailing blanks are passed over in blocks compared in C (by identity, first).
+        for size, block in _ERASED_BLOCKS:
+            while end - start >= size and row[end - size : end] == block:
+                end -= size
+        erased = None
+        for x in range(end - 1, start - 1, -1):
             cell = row[x]
-            if cell is not ERASED and cell is not PAD and id(cell) not in erased:
+            if cell is ERASED or cell is PAD:
+                continue
+            if erased is None:
+                erased = set(map(id, self._blanks.values()))
+            if id(cell) not in erased:
                 return x
         return -1
 
@@ -127,13 +138,25 @@ class EditMixin(ScrollMixin):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them). As in tmux, a pending wrap erases nothing to
         its right, and an erase of the whole row empties it (:meth:`clear_rows`)."""
-        x = self.cursor.x
-        if how == 0:
+        cursor = self.cursor
+        x = cursor.x
+        if how == 0 and 0 < x < self.columns and not self.wide_seen:  # the usual case, short
+            row = self.grid[cursor.y]
+            fill = [ERASED] * (self.columns - x)
+            if cursor.attrs.bg != "default":
+                self._fill(row, x, self.columns)
+            elif row[x:] != fill:  # else nothing to erase
+                last = -1 if self.alternate else self._last_written(row, x, self.columns)
+                row[x:] = fill
+                if last >= 0:
+                    row[last] = CLEARED  # see _fill
+            self.dirty.add(cursor.y)
+        elif how == 0:
             self._erase(x, self.columns)
         elif how == 1:
             self._erase(0, x + 1)
         elif how == 2:
-            self.clear_rows(self.cursor.y, 1)
+            self.clear_rows(cursor.y, 1)
 
     def erase_lines_up(self, count: int) -> None:
         """``count`` times EL 2 then CUU 1 (how Ink erases its previous frame), in one step:

@@ -32,7 +32,9 @@ from observer.terminal.cells import (
 from observer.terminal.scrolling import ScrollMixin
 
 #: Trailing blanks an erase passes over at once when it looks for a row's last written cell.
-_ERASED_BLOCKS = [(size, [ERASED] * size) for size in (32, 4)]
+
+
+_ERASED_8 = [ERASED] * 8
 
 
 class EditMixin(ScrollMixin):
@@ -76,19 +78,10 @@ class EditMixin(ScrollMixin):
     def _last_written(self, row: Line, start: int, stop: int) -> int:
         """The last of columns ``start..stop`` that a program wrote (not an erase's or a new
         row's blank), or -1."""
-        end = stop
-        # Trailing blanks are passed over in blocks compared in C (by identity, first).
-        for size, block in _ERASED_BLOCKS:
-            while end - start >= size and row[end - size : end] == block:
-                end -= size
-        erased = None
-        for x in range(end - 1, start - 1, -1):
+        erased = set(map(id, self._blanks.values()))
+        for x in range(stop - 1, start - 1, -1):
             cell = row[x]
-            if cell is ERASED or cell is PAD:
-                continue
-            if erased is None:
-                erased = set(map(id, self._blanks.values()))
-            if id(cell) not in erased:
+            if cell is not ERASED and cell is not PAD and id(cell) not in erased:
                 return x
         return -1
 
@@ -142,14 +135,23 @@ class EditMixin(ScrollMixin):
         x = cursor.x
         if how == 0 and 0 < x < self.columns and not self.wide_seen:  # the usual case, short
             row = self.grid[cursor.y]
-            fill = [ERASED] * (self.columns - x)
             if cursor.attrs.bg != "default":
                 self._fill(row, x, self.columns)
-            elif row[x:] != fill:  # else nothing to erase
-                last = -1 if self.alternate else self._last_written(row, x, self.columns)
-                row[x:] = fill
-                if last >= 0:
-                    row[last] = CLEARED  # see _fill
+            elif row[x:] != [ERASED] * (self.columns - x):  # else all blank already
+                # Only the cells up to the last that does not show a blank are erased: those
+                # after it are left as they are (a space a program wrote still counts as
+                # written). Trailing blanks are passed over in blocks compared in C.
+                end = self.columns
+                while end - x >= 8 and row[end - 8 : end] == _ERASED_8:
+                    end -= 8
+                while row[end - 1] == ERASED:
+                    end -= 1
+                if row[end - 1] in self._blanks.values():  # an erase's coloured blank
+                    self._fill(row, x, end)
+                else:
+                    row[x:end] = [ERASED] * (end - x)
+                    if not self.alternate:  # see _fill
+                        row[end - 1] = CLEARED
             self.dirty.add(cursor.y)
         elif how == 0:
             self._erase(x, self.columns)

@@ -31,6 +31,11 @@ from observer.terminal.cells import (
 )
 from observer.terminal.scrolling import ScrollMixin
 
+#: Trailing blanks an erase passes over at once when it looks for a row's last written cell.
+
+
+_ERASED_8 = [ERASED] * 8
+
 
 class EditMixin(ScrollMixin):
     """Editing operations of :class:`~observer.terminal.screen.VTScreen`."""
@@ -38,6 +43,7 @@ class EditMixin(ScrollMixin):
     cursor: VTCursor
     grid: Grid
     wide_seen: bool
+    alternate: bool
     _blanks: dict[str, Glyph]
 
     # -- helpers ---------------------------------------------------------------------------
@@ -59,21 +65,19 @@ class EditMixin(ScrollMixin):
         return blank
 
     def _fill(self, row: Line, start: int, stop: int) -> None:
-        last = self._last_written(row, start, stop)
+        last = -1 if self.alternate else self._last_written(row, start, stop)
         blank = self._blank()
         row[start:stop] = [blank] * (stop - start)
         if last >= 0:
             # tmux's grid_clear leaves the line's used length: the cells it cleared among
-            # those written still count when a resize re-wraps the line.
+            # those written still count when a resize re-wraps the line (the alternate
+            # screen is never re-wrapped).
             row[last] = CLEARED if blank is ERASED else (blank[0], blank[1])
         self._settle(row, start, stop)
 
     def _last_written(self, row: Line, start: int, stop: int) -> int:
         """The last of columns ``start..stop`` that a program wrote (not an erase's or a new
         row's blank), or -1."""
-        tail = row[start:stop]
-        if tail.count(ERASED) == len(tail):  # the usual case: nothing written there
-            return -1
         erased = set(map(id, self._blanks.values()))
         for x in range(stop - 1, start - 1, -1):
             cell = row[x]
@@ -127,13 +131,34 @@ class EditMixin(ScrollMixin):
         """EL: 0 to the end, 1 from the start through the cursor, 2 the whole row; others
         are ignored (pyte raises on them). As in tmux, a pending wrap erases nothing to
         its right, and an erase of the whole row empties it (:meth:`clear_rows`)."""
-        x = self.cursor.x
-        if how == 0:
+        cursor = self.cursor
+        x = cursor.x
+        if how == 0 and 0 < x < self.columns and not self.wide_seen:  # the usual case, short
+            row = self.grid[cursor.y]
+            if cursor.attrs.bg != "default":
+                self._fill(row, x, self.columns)
+            elif row[x:] != [ERASED] * (self.columns - x):  # else all blank already
+                # Only the cells up to the last that does not show a blank are erased: those
+                # after it are left as they are (a space a program wrote still counts as
+                # written). Trailing blanks are passed over in blocks compared in C.
+                end = self.columns
+                while end - x >= 8 and row[end - 8 : end] == _ERASED_8:
+                    end -= 8
+                while row[end - 1] == ERASED:
+                    end -= 1
+                if row[end - 1] in self._blanks.values():  # an erase's coloured blank
+                    self._fill(row, x, end)
+                else:
+                    row[x:end] = [ERASED] * (end - x)
+                    if not self.alternate:  # see _fill
+                        row[end - 1] = CLEARED
+            self.dirty.add(cursor.y)
+        elif how == 0:
             self._erase(x, self.columns)
         elif how == 1:
             self._erase(0, x + 1)
         elif how == 2:
-            self.clear_rows(self.cursor.y, 1)
+            self.clear_rows(cursor.y, 1)
 
     def erase_lines_up(self, count: int) -> None:
         """``count`` times EL 2 then CUU 1 (how Ink erases its previous frame), in one step:

@@ -127,7 +127,9 @@ def _last_row(draw: bytes, y: int, x: int, at: Region, width: Callable[[str], in
 
 def _columns(run: bytes, width: Callable[[str], int]) -> int:
     """At least the columns ``run`` advances the cursor: two for any character not narrow."""
-    return sum(1 if width(c) == 1 else 2 for c in run.decode("utf-8", "replace"))
+    text = run.decode("utf-8", "replace")
+    # Counted per distinct character: a run is mostly a few characters many times over.
+    return len(text) + sum(text.count(c) for c in set(text) if width(c) != 1)
 
 
 def _erase_ends(parts: list[bytes], first: int, last: int, at: Region) -> int | None:

@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import re
 
+from observer.terminal.actions import apply
+from observer.terminal.cells import Cell
+from observer.terminal.sgr import assignments
+
 _SGR_BYTES = rb"\x1b\[[0-9;]{0,32}+m"
 #: Plain bytes (any byte from space up, UTF-8 included: a character drawn, or a C1 control,
 #: which is ignored), tab, line feed and carriage return, and SGRs. Not backspace: from a
@@ -62,3 +66,48 @@ def pen_sequences(skipped: bytes) -> str:
     """The SGRs of ``skipped`` that make the pen it leaves: those from its last reset on."""
     start = max(0, *(skipped.rfind(reset) for reset in _RESETS))
     return b"".join(SGR.findall(skipped, start)).decode("ascii")
+
+
+#: The fields of a pen an SGR can set (all but the text and the hyperlink).
+_PEN_FIELDS = frozenset(range(1, len(Cell._fields) - 1))
+_UNKNOWN: frozenset[int] = frozenset()
+
+
+def pen_after(pen: Cell, sgrs: str) -> Cell:
+    """The pen that ``sgrs`` (SGRs as :func:`pen_sequences` gives them) make from ``pen``.
+
+    Each SGR sets some fields of the pen whatever they were, so one whose every field a later
+    one sets again changes nothing: only the others are decoded, in order. The skipped frames
+    of a truecolour UI hold thousands of SGRs, most of them a foreground the next replaces.
+    """
+    steps = sgrs[2:-1].split("m\x1b[") if sgrs else []
+    kept: list[str] = []
+    later: set[int] = set()
+    seen: dict[str, frozenset[int]] = {}
+    for params in reversed(steps):
+        if params[:5] == "38;2;" and 1 in later and params.count(";") == 4:
+            continue  # the most frequent: a truecolour foreground set again after it
+        fields = seen.get(params)
+        if fields is None:
+            fields = seen[params] = _fields_set(params)
+        if fields and fields <= later:
+            continue  # every field it sets is set again after it
+        kept.append(params)
+        later |= fields
+        if later >= _PEN_FIELDS:
+            break  # the pen before no longer matters
+    for params in reversed(kept):
+        pen = apply(pen, params)
+    return pen
+
+
+def _fields_set(params: str) -> frozenset[int]:
+    """The fields an SGR surely sets (empty when that is not known: it is then decoded)."""
+    parts = params.split(";")
+    if len(parts) == 5 and parts[0] in ("38", "48") and parts[1] == "2":
+        # A truecolour foreground or background, if its components are what decoders read.
+        if all(0 < len(c) <= 3 and int(c) <= 255 for c in parts[2:]):
+            return frozenset((1 if parts[0] == "38" else 2,))
+        return _UNKNOWN
+    pairs = assignments(params)
+    return _UNKNOWN if pairs is None else frozenset(index for index, _ in pairs)

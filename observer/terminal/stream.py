@@ -139,10 +139,19 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         at = erased.Region(screen.columns, screen.lines, top, bottom, cursor.x, cursor.y)
         taken, draws = erased.erased_draws(data, at, char_width)
         for draw in draws:
-            self.feed_text(draw.pen)
+            self._take_pen(draw.pen)
             screen.cursor.x, screen.cursor.y = 0, draw.row
             self.feed_text(draw.erase)
         return taken
+
+    def _take_pen(self, sgrs: str) -> None:
+        """Run SGRs of skipped output (:func:`scrolled.pen_after`), as parsing them would."""
+        screen = self.screen
+        try:
+            screen.cursor.attrs = screen.intern_pen(scrolled.pen_after(screen.cursor.attrs, sgrs))
+        except Exception:  # the guard: one bad sequence never stops the stream
+            screen.recover()
+        screen.last_char = ""
 
     def skip_scrolled(self, data: bytes) -> int:
         """Where no scrollback keeps them, take the lines at the start of ``data`` that its
@@ -157,7 +166,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
             return 0
         skipped = scrolled.scrolled_off(data, bottom - top + 1, bottom - y)
         if skipped:
-            self.feed_text(scrolled.pen_sequences(data[:skipped]))
+            self._take_pen(scrolled.pen_sequences(data[:skipped]))
             screen.cursor.x, screen.cursor.y = 0, bottom
         return skipped
 

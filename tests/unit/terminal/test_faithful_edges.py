@@ -151,3 +151,22 @@ def test_a_write_on_the_right_half_of_a_wide_character_in_the_first_column_keeps
     assert m.text() == ["一zyd"]
     assert [cell.data for cell in m.line(0)] == ["一", "", "z", "y", "d", " "]
     assert m.cursor_x == 4
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"x" * 30 + b"\rab\x1b[K",  # an erase of the end of a written line
+        b"x" * 30 + b"\rabcdefghij\x1b[K\rab\x1b[K",  # a second erase, further left
+        b"ab" + b" " * 28 + b"\rab\x1b[K",  # written spaces: nothing to see erased
+        b"x" * 30 + b"\x1b[30G\x1b[X\x1b[1K\rab",  # ECH and EL 1 inside the line
+    ],
+)
+def test_erasing_part_of_a_line_keeps_its_length_when_it_is_rewrapped(line: bytes) -> None:
+    """tmux's erases of part of a line leave its used length: shrunk below that length, the
+    line splits though it shows two letters (each case as tmux 3.3a shows it; the capture
+    ``reflow-shrink-grow`` holds the first)."""
+    m = screen(line + b"\r\nnext", cols=40, rows=5)
+    m.resize(20, 5)
+    history = ["".join(cell.data for cell in row).rstrip() for row in m.history]
+    assert [*history, *m.text()][:3] == ["ab", "", "next"]

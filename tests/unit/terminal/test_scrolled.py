@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from observer.terminal import TerminalModel, is_wrapped
+from observer.terminal import Cell, TerminalModel, is_wrapped
 from observer.terminal import scrolled as scrolled_module
+from observer.terminal.actions import apply
 from tests.unit.terminal.test_properties import FAST, _continuation, _screen_ops, observable
 
 LOG_LINE = b"\x1b[32m[%6d]\x1b[0m CC src/module_%04d/file.o -O2 \x1b[33mok\x1b[0m\r\n"
@@ -202,3 +203,29 @@ def test_lines_from_anywhere_in_the_region_scroll_off_below_its_top() -> None:
     with _skipping():
         m.feed(b"x\r\n" * 3 + b"line\r\n" * 5)
     assert m.text() == ["title", "line", "line", "line", "line", ""]
+
+
+_SGR_PARAMS = st.one_of(
+    st.sampled_from(["", "0", "1", "2", "22", "39", "49", "22;39", "1;31", "7", "27", "5", "8"]),
+    st.builds("38;2;{};{};{}".format, *[st.integers(0, 300)] * 3),  # some out of range
+    st.builds("48;2;{};{};{}".format, *[st.integers(0, 255)] * 3),
+    st.builds("38;5;{}".format, st.integers(0, 300)),
+    st.builds("1;38;2;{};{};{}".format, *[st.integers(0, 255)] * 3),
+    st.text("0123456789;", max_size=12),
+)
+
+
+@settings(FAST, max_examples=500)
+@given(st.lists(_SGR_PARAMS, max_size=30), st.lists(_SGR_PARAMS, max_size=3))
+def test_the_pen_of_skipped_sgrs_is_the_pen_they_make_one_by_one(
+    steps: list[str], before: list[str]
+) -> None:
+    """Only the SGRs whose fields no later one sets are decoded, and the pen is the same."""
+    pen = Cell(" ")
+    for params in before:
+        pen = apply(pen, params)
+    expected = pen
+    for params in steps:
+        expected = apply(expected, params)
+    sgrs = "".join(f"\x1b[{params}m" for params in steps)
+    assert scrolled_module.pen_after(pen, sgrs) == expected

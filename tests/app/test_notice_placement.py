@@ -27,7 +27,7 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
 from observer.app.widgets.timeline import TimelineBar
 from tests.app.conftest import played, scripted
-from tests.app.test_replay import FrozenClock, counting, wait_for, write_cast
+from tests.app.test_replay import FrozenClock, counting, write_cast
 from tests.waiting import until
 
 ASKS = b"\x1b]9;Claude needs your permission to use Bash\x07"
@@ -118,7 +118,7 @@ async def test_replay_notifications_take_one_row_inside_the_frame_above_the_time
     async with app.run_test(size=(60, 14), notifications=True) as pilot:
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
-        await wait_for(pilot, lambda: replay.index.done)
+        await until(lambda: replay.index.done, "the keyframe index")
         await pilot.press("]", "]", "]", "]")  # past the last marker: "No more markers that way."
         region = await toast_shown(app, "No more markers that way.")
         view = replay.query_one(TerminalView)

@@ -13,20 +13,22 @@ from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import SnapshotReceived
 from tests.app.conftest import scripted
+from tests.waiting import until
 
 
 async def test_a_crop_read_before_the_frame_still_takes_the_frame_away() -> None:
     link = scripted([b"$ "], cols=80, rows=24)
     app = ObserverApp([link])
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        # 80x24 fits.
+        await until(lambda: app.screen.has_class("-framed"), "the frame")
         screen = app.screen
-        assert isinstance(screen, WatchScreen) and screen.has_class("-framed")  # 80x24 fits
+        assert isinstance(screen, WatchScreen)
         view = screen.query_one(TerminalView)
         link.push(SnapshotReceived(b"$ ", 120, 40, 2, False))  # the agent's PTY grew
         while link.session.pending:
             link.session.feed(1 << 16, app.clock())
         assert view.crop is not None and view.crop.cols == 120  # read, as the status bar does
-        await pilot.pause(0.3)
-        assert not screen.has_class("-framed")
+        await until(lambda: not screen.has_class("-framed"), "the frame taken away")
+        await pilot.pause()
         assert view.size.width == 100

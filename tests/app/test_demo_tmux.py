@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.tmux_driver import status_line, tmux, wait_for
+from tests.waiting import until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
@@ -53,10 +54,10 @@ def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, P
     # The app tells of the question once it has waited (one notification shows at a time: the
     # newest, so the hint below must come after that one to be seen).
     wait_for(name, lambda s: "needs an answer" in status_line(s), "the question noticed")
-    time.sleep(0.5)
+    time.sleep(0.5)  # the question's notification is up before the hint's, which replaces it
 
     tmux("send-keys", "-t", name, "n")  # watching: must not reach the agent
-    time.sleep(1.0)
+    time.sleep(1.0)  # time for an echo of the key that must not come
     screen = wait_for(name, lambda s: "press ctrl+t to take control" in s, "the watching hint")
     assert "[y/N] n" not in screen
 
@@ -72,7 +73,5 @@ def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, P
     tmux("send-keys", "-t", name, "C-]")
     wait_for(name, lambda s: status_line(s).lstrip().startswith("WATCH"), "WATCH again")
     tmux("send-keys", "-t", name, "C-q")
-    deadline = time.monotonic() + 20
-    while not status.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+    until_blocking(status.exists, "the app's exit status", 20, poll=0.2)
     assert status.read_text().strip() == "0"

@@ -16,7 +16,7 @@ from dbus_fast.service import ServiceInterface, method, signal
 from observer.app.app import ObserverApp
 from observer.app.desktop import desktop_notifier
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import played, scripted
 from tests.app.test_fleet_screen_view import until
 
 pytestmark = [
@@ -92,8 +92,8 @@ async def alert(environ: dict[str, str], done: Callable[[list[str]], bool], what
     app = ObserverApp([link], desktop_notifications=True, environ=environ)
     written: list[str] = []
     app.alerts.host_write = written.append
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=(100, 30)):
+        await played(link)
         link.push(OutputReceived(ASKS, 7))
         await until(lambda: done(written), what)
     return written

@@ -16,6 +16,7 @@ from observer.app import feeder
 from observer.app.feeder import Slices, feed
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
+from tests.waiting import until
 
 PIECE = 0.003
 
@@ -76,8 +77,7 @@ async def test_a_hold_keeps_every_feeder_from_parsing_until_it_ends(
     began = asyncio.get_running_loop().time()
     task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended, slices=slices))
     link.push(OutputReceived(b"hello\r\n", 0))
-    while not fed:
-        await asyncio.sleep(0.01)
+    await until(lambda: fed, "the output fed")
     assert fed[0] - began >= 0.19  # the key's work had the loop first
     ended.set()
     link.received.set()

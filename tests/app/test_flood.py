@@ -11,7 +11,6 @@ import secrets
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual import events
@@ -24,6 +23,7 @@ from observer.terminal import TerminalModel
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, live_link
+from tests.waiting import until
 
 LINES = 400_000
 SIZE = (80, 24)
@@ -88,14 +88,6 @@ async def flood(tmp_path: Path) -> AsyncIterator[Flood]:
         await server.stop()
 
 
-async def until(condition: Any, what: str, timeout: float = 60.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
-
-
 async def test_a_flood_ends_on_the_exact_final_screen_with_no_gap(flood: Flood) -> None:
     """Whether the client keeps up or resyncs depends on the machine's load; either way the
     final screen is exact and a resync's snapshot is not reported as output lost in transit.
@@ -105,7 +97,7 @@ async def test_a_flood_ends_on_the_exact_final_screen_with_no_gap(flood: Flood) 
         session = app.links[0].session
         await until(lambda: "ready>" in "".join(session.model.text()), "the prompt")
         flood.go()
-        await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker")
+        await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker", 60)
         reference = TerminalModel(*SIZE)
         reference.feed(flood_bytes())
         assert session.model.text() == reference.text()
@@ -125,9 +117,9 @@ async def test_keys_typed_in_control_reach_the_pty_during_a_flood(flood: Flood) 
             # As the driver delivers a key: posted to the app, routed to the focused view.
             app.post_message(events.Key(character, character))
             typed += character.encode()
-            await asyncio.sleep(0.02)
-        await until(lambda: flood.received() == typed, "the keys at the PTY")
-        await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker")
+            await asyncio.sleep(0.02)  # typing at a person's pace while the flood runs
+        await until(lambda: flood.received() == typed, "the keys at the PTY", 60)
+        await until(lambda: "END-OF-FLOOD" in "".join(session.model.text()), "the end marker", 60)
 
 
 async def test_the_session_counts_output_received_but_not_yet_parsed(flood: Flood) -> None:
@@ -143,7 +135,7 @@ async def test_the_session_counts_output_received_but_not_yet_parsed(flood: Floo
             if session.pending:
                 session.feed(1 << 20, 0.0)
             else:
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.01)  # until more of the flood arrives
         assert session.backlog == 0 and not session.pending
     finally:
         await client.close()

@@ -13,7 +13,6 @@ import contextlib
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import pytest
 from tests.app.test_hyperlinks import GCC, GCC_TARGET
 from tests.app.test_view_tmux import ROOT, free_port, issue
 from tests.app.tmux_driver import listening, start, status_line, tmux, wait_for
+from tests.waiting import until_blocking
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed"),
@@ -97,7 +97,5 @@ def test_a_link_is_shown_for_where_it_leads_then_opened_by_the_browser(
     dialog = click(name, "-Wunused-variable")
     assert "host: gcc.gnu.org" in dialog
     tmux("send-keys", "-t", name, "y")
-    deadline = time.monotonic() + 20
-    while not opened.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    until_blocking(opened.exists, "the opener", 20, poll=0.1)
     assert opened.read_text().splitlines() == [GCC_TARGET]

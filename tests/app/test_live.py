@@ -27,6 +27,7 @@ from observer.server import Server
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import live_link
+from tests.waiting import until
 
 KEY_LOGGER = """
 import os, sys, tty
@@ -85,14 +86,6 @@ def status(app: ObserverApp) -> str:
     return app.screen.query_one(StatusBar).render().plain
 
 
-async def until(condition: Any, what: str, timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
-
-
 async def test_watching_a_live_session_shows_its_screen(live: Live) -> None:
     app = ObserverApp([live.source()])
     async with app.run_test(size=SIZE):
@@ -112,7 +105,7 @@ async def test_taking_control_sends_keys_to_the_pty_and_releasing_stops_them(liv
         await pilot.press("ctrl+right_square_bracket")
         await until(lambda: status(app).startswith(" WATCH "), "WATCH")
         await pilot.press("x", "enter")
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for keys that must not reach the PTY
         assert live.received() == b"ls\r\x1b[A\x03\x1bOP"
 
 
@@ -136,7 +129,7 @@ async def test_watch_mode_sends_no_input_frame_whatever_is_typed_or_pasted(
         view.post_message(events.Paste("rm -rf /\n"))
         view.post_message(events.Paste("one line"))
         await pilot.press("ctrl+t", "n", "ctrl+x", "escape")
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.5)  # time for input that must not be sent
     assert binary_frames == []
     assert live.received() == b""
 

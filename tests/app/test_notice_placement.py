@@ -26,8 +26,9 @@ from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.tile import Tile
 from observer.app.widgets.timeline import TimelineBar
-from tests.app.conftest import scripted
-from tests.app.test_replay import FrozenClock, counting, wait_for, write_cast
+from tests.app.conftest import played, scripted
+from tests.app.test_replay import FrozenClock, counting, write_cast
+from tests.waiting import until
 
 ASKS = b"\x1b]9;Claude needs your permission to use Bash\x07"
 
@@ -36,6 +37,12 @@ def shown_toasts(app: ObserverApp) -> list[tuple[Region, str]]:
     """The toasts on the screen and their text (the older ones wait, undrawn, behind the newest)."""
     toasts = app.screen.query(Toast)
     return [(toast.region, str(toast.render())) for toast in toasts if toast.region.area]
+
+
+async def toast_shown(app: ObserverApp, text: str) -> Region:
+    """Wait until the one toast drawn is the one saying ``text``; its region."""
+    await until(lambda: [t for _, t in shown_toasts(app)] == [text], f"the toast {text!r}")
+    return shown_toasts(app)[0][0]
 
 
 def painted_row(app: ObserverApp, y: int) -> list[Widget]:
@@ -68,13 +75,12 @@ async def test_dashboard_notifications_lie_on_the_key_line_and_cover_no_tile(
 async def test_watch_notifications_take_one_row_above_the_status_line_inside_the_frame() -> None:
     app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
     async with app.run_test(size=(80, 20), notifications=True) as pilot:
-        await pilot.pause(0.2)
+        await until(lambda: app.screen.has_class("-framed"), "the frame")
         app.notify("one", title="First")
         app.notify("two\nlines", title="Second")
-        await pilot.pause(0.3)
         view = app.screen.query_one(TerminalView)
-        ((region, text),) = shown_toasts(app)  # the newest in front, the older one behind it
-        assert text == "Second: two lines"
+        # The newest in front, the older one behind it.
+        region = await toast_shown(app, "Second: two lines")
         assert region.height == 1
         assert view.content_region.contains_region(region)
         assert region.bottom == view.content_region.bottom
@@ -82,7 +88,8 @@ async def test_watch_notifications_take_one_row_above_the_status_line_inside_the
         assert row[-1] is view  # the frame's right edge on the toast's row
         assert all(w is view for w in row[: region.x])
         await pilot.press("f")  # full window: the row above the status line
-        await pilot.pause(0.3)
+        await until(lambda: not app.screen.has_class("-framed"), "the full window")
+        await pilot.pause()
         ((region, _),) = shown_toasts(app)
         status = app.screen.query_one(StatusBar).region
         assert region.bottom == status.y and region.right == 80
@@ -91,17 +98,14 @@ async def test_watch_notifications_take_one_row_above_the_status_line_inside_the
 async def test_under_a_dialog_notifications_take_one_row_at_the_bottom_and_only_once() -> None:
     app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
     async with app.run_test(size=(80, 20), notifications=True) as pilot:
-        await pilot.pause(0.2)
+        await played(app.links[0])  # type: ignore[arg-type]
         app.notify("before the dialog")
-        await pilot.pause(0.2)
+        await toast_shown(app, "before the dialog")
         await pilot.press("ctrl+t")  # "Take control of this agent?"
-        await pilot.pause(0.2)
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(lambda: isinstance(app.screen, ConfirmScreen), "the dialog")
         app.notify("while you decide", title="Heads up")
-        await pilot.pause(0.3)
-        ((region, text),) = shown_toasts(app)
+        region = await toast_shown(app, "Heads up: while you decide")
         assert (region.height, region.bottom, region.right) == (1, 20, 80)
-        assert text == "Heads up: while you decide"
         beneath = app.screen_stack[-2].query(Toast)  # dimmed under the dialog: not shown twice
         assert [toast.styles.visibility for toast in beneath] == ["hidden"]
 
@@ -114,11 +118,9 @@ async def test_replay_notifications_take_one_row_inside_the_frame_above_the_time
     async with app.run_test(size=(60, 14), notifications=True) as pilot:
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
-        await wait_for(pilot, lambda: replay.index.done)
+        await until(lambda: replay.index.done, "the keyframe index")
         await pilot.press("]", "]", "]", "]")  # past the last marker: "No more markers that way."
-        await pilot.pause(0.3)
-        ((region, text),) = shown_toasts(app)
-        assert text == "No more markers that way."
+        region = await toast_shown(app, "No more markers that way.")
         view = replay.query_one(TerminalView)
         assert view.content_region.contains_region(region)
         assert region.bottom == view.content_region.bottom

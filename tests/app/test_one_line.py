@@ -14,6 +14,7 @@ from observer.app.widgets.tile import Tile
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 from tests.app.test_replay import replaying, write_cast
+from tests.waiting import until
 
 ERROR = "no session 'delta' at ws://127.0.0.1:9/ (HTTP 404) — check the profile's identifier"
 
@@ -56,8 +57,8 @@ async def test_the_replay_status_line_ends_in_an_ellipsis_in_a_narrow_window(
     events = [[0.0, "o", f"\x1b]2;{title}\x07hello"], [1.0, "m", "takeover"], [3.0, "o", "!"]]
     async with replaying(write_cast(tmp_path / "t.cast", events), size=(40, 10)) as (pilot, *_):
         await pilot.press("right_square_bracket")
-        await pilot.pause(0.1)
         line = pilot.app.screen.query_one(ReplayStatus)
+        await until(lambda: "0:01.0 /" in shown(line), "the marker's time")
         text = shown(line)
         assert text.startswith(" ⏸ PAUSE  0:01.0 / 0:03.0 │ 1× │ ◆ take") and text.endswith("…"), (
             text

@@ -10,16 +10,19 @@ from __future__ import annotations
 from textual.command import CommandPalette
 
 from observer.app.app import ObserverApp
-from tests.app.conftest import scripted
+from tests.app.conftest import played, scripted
+from tests.waiting import until
 
 
 async def opened_palette(count: int) -> float:
     """The alpha of the palette's background, opened over ``count`` sessions' app."""
     app = ObserverApp([scripted([b"$ "], identifier=f"a{n}") for n in range(count)])
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        for link in app.links:
+            await played(link)  # type: ignore[arg-type]
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await until(lambda: isinstance(app.screen, CommandPalette), "the palette")
+        await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
         return app.screen.styles.background.a
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from observer.app.screens.replay import ReplayScreen
 from observer.app.widgets.timeline import TimelineBar
 from observer.errors import CastFormatError
 from observer.render.rich_cells import MATCH_COLOUR
+from tests.waiting import until
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "observer" / "data" / "demo.cast"
@@ -61,17 +62,10 @@ async def replaying(
     async with app.run_test(size=size) as pilot:
         replay = app.screen
         assert isinstance(replay, ReplayScreen)
-        await wait_for(pilot, lambda: replay.index.done)
-        await pilot.pause(0.1)  # a frame: the screen shows the events at 0:00
+        await until(lambda: replay.index.done, "the keyframe index")
+        replay.tick()  # a frame (the clock is the test's): the screen shows the events at 0:00
+        await pilot.pause()
         yield pilot, replay, clock
-
-
-async def wait_for(pilot: Pilot[int], condition: Callable[[], bool], limit: float = 20.0) -> None:
-    waited = 0.0
-    while not condition():
-        assert waited < limit, "timed out"
-        await pilot.pause(0.05)
-        waited += 0.05
 
 
 def top(replay: ReplayScreen) -> str:
@@ -160,7 +154,7 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 ) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting())) as (pilot, replay, clock):
         await pilot.press("slash", *"line 1", "enter")
-        await wait_for(pilot, lambda: not replay.searched.running)
+        await until(lambda: not replay.searched.running, "the search")
         # "line 1" is on screen at 1 s and again from 10 s ("line 10" .. "line 19").
         assert [m.time for m in replay.searched.matches] == [1.0, 10.0]
         assert top(replay) == "line 1"
@@ -176,7 +170,7 @@ async def test_slash_searches_and_n_steps_through_the_moments_the_text_appeared(
 async def test_a_search_for_text_never_shown_says_so(tmp_path: Path) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting(10))) as (pilot, replay, clock):
         await pilot.press("slash", *"nowhere", "enter")
-        await wait_for(pilot, lambda: not replay.searched.running)
+        await until(lambda: not replay.searched.running, "the search")
         assert replay.searched.matches == []
         assert "not found" in str(replay.status(clock.now))
         assert top(replay) == "line 0"
@@ -206,8 +200,8 @@ async def test_a_damaged_line_ends_the_replay_with_its_line_number(tmp_path: Pat
     lines[3] = '[3.0, "o", oops]'
     cast.write_text("\n".join(lines) + "\n")
     app = replay_app(cast, autoplay=False)
-    async with app.run_test() as pilot:
-        await wait_for(pilot, lambda: app.fatal is not None)
+    async with app.run_test():
+        await until(lambda: app.fatal is not None, "the error")
     assert isinstance(app.fatal, CastFormatError)
     assert "line 4" in str(app.fatal)
 
@@ -218,7 +212,7 @@ async def test_lenient_replay_skips_damaged_lines_and_says_how_many(tmp_path: Pa
     lines[3] = '[3.0, "o", oops]'
     cast.write_text("\n".join(lines) + "\n")
     async with replaying(cast, lenient=True) as (pilot, replay, _):
-        await pilot.pause(0.1)
+        await until(lambda: replay.app._notifications, "the notice of the damaged line")
         assert replay.skipped == 1
         assert any("Skipped 1 damaged line" in str(n.message) for n in replay.app._notifications)
         await pilot.press("right")
@@ -243,7 +237,7 @@ async def test_a_recording_made_by_asciinema_rec_replays_in_the_app(tmp_path: Pa
         await pilot.press("shift+right")
         assert replay.player.model.text()[:2] == ["hello", "green world"]
         await pilot.press("slash", *"green", "enter")
-        await wait_for(pilot, lambda: not replay.searched.running)
+        await until(lambda: not replay.searched.running, "the search")
         assert len(replay.searched.matches) == 1
         assert replay.player.model.text()[1] == "green world"
         assert replay.searched.matches[0].time > 0.2
@@ -260,8 +254,7 @@ async def test_paused_opens_on_the_first_screen_not_a_blank_one() -> None:
 async def test_q_quits_the_replay(tmp_path: Path) -> None:
     async with replaying(write_cast(tmp_path / "c.cast", counting(5))) as (pilot, replay, _):
         await pilot.press("q")
-        await pilot.pause(0.1)
-        assert not replay.app.is_running
+        await until(lambda: not replay.app.is_running, "the app's exit")
 
 
 def highlighted(replay: ReplayScreen) -> list[str]:
@@ -285,14 +278,14 @@ async def test_search_matches_are_highlighted_on_the_screen(tmp_path: Path) -> N
     async with replaying(cast) as (pilot, replay, _):
         assert highlighted(replay) == []
         await pilot.press("slash", *"FAILED", "enter")
-        await wait_for(pilot, lambda: not replay.searched.running)
-        await pilot.pause(0.1)
-        assert highlighted(replay) == ["FAILED", "FAILED"]  # every appearance shown
+        await until(lambda: not replay.searched.running, "the search")
+        # Every appearance shown.
+        await until(lambda: highlighted(replay) == ["FAILED", "FAILED"], "the matches marked")
         assert replay.view.highlights == {1: ((0, 6), (29, 35))}
         await pilot.press("slash", *"passed", "enter")
-        await wait_for(pilot, lambda: not replay.searched.running)
-        await pilot.pause(0.1)
-        assert highlighted(replay) == ["passed"]  # the old query's marks are gone
+        await until(lambda: not replay.searched.running, "the search")
+        # The old query's marks are gone.
+        await until(lambda: highlighted(replay) == ["passed"], "the new matches marked")
 
 
 async def test_marker_jumps_visit_the_markers_the_recorder_wrote(tmp_path: Path) -> None:

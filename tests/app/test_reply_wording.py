@@ -10,6 +10,7 @@ from observer.app.links import ScriptedLink
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.reply import ReplyScreen
 from tests.app.conftest import scripted
+from tests.waiting import until
 
 
 def named(*names: str) -> list[ScriptedLink]:
@@ -23,15 +24,13 @@ async def test_the_reply_dialog_and_its_confirmation_name_the_profile() -> None:
     links = named("alpha", "beta")
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        await until(lambda: all(link.drained.is_set() for link in links), "the sessions")
         await pilot.press("right", "r")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, ReplyScreen)
+        await until(lambda: isinstance(app.screen, ReplyScreen), "the reply dialog")
         question = str(app.screen.query_one("#question", Static).render())
         assert question == "Reply to beta", question
         await pilot.press("o", "k", "enter")
-        await pilot.pause(0.1)
-        assert isinstance(app.screen, ConfirmScreen)
+        await until(lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
         shown = " ".join(str(s.render()) for s in app.screen.query(Static))
         assert "Send 'ok⏎' to beta?" in shown and "18765" not in shown, shown
 
@@ -45,7 +44,7 @@ async def test_replying_to_a_closed_session_says_it_does_not_come_back() -> None
             "the agent's server went away", code=1000, now=app.clock()
         )
         await pilot.press("right", "r")
-        await pilot.pause(0.1)
+        await until(lambda: app._notifications, "the refusal")
         assert not isinstance(app.screen, ReplyScreen)
         messages = [n.message for n in app._notifications]
         assert messages[-1] == (

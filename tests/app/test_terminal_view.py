@@ -9,7 +9,8 @@ from observer.app.widgets.terminal_canvas import SYNC_TIMEOUT
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import played, scripted
+from tests.waiting import until
 
 SIZE = (80, 16)
 
@@ -29,9 +30,10 @@ def view_text(view: TerminalView) -> str:
 async def test_repaints_wait_while_a_synchronized_update_is_open_up_to_a_timeout() -> None:
     source = scripted([b"before"])
     app = ObserverApp([source])
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=SIZE):
+        await played(source)
         view = app.screen.query_one(TerminalView)
+        await until(lambda: "before" in view_text(view), "the output")
         clock = FakeClock()
         view.clock = clock
         session = app.links[0].session
@@ -53,9 +55,10 @@ async def test_repaints_wait_while_a_synchronized_update_is_open_up_to_a_timeout
 async def test_the_cursor_is_drawn_only_while_the_remote_shows_it() -> None:
     source = scripted([b"$ "], cols=20, rows=3)
     app = ObserverApp([source])
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=SIZE):
+        await played(source)
         view = app.screen.query_one(TerminalView)
+        await until(lambda: "$" in view_text(view), "the prompt")
         cursor = Color.parse(view.palette.cursor)
 
         def cursor_cells() -> int:
@@ -68,16 +71,16 @@ async def test_the_cursor_is_drawn_only_while_the_remote_shows_it() -> None:
 
         assert cursor_cells() == 1
         source.push(OutputReceived(b"\x1b[?25l", 0))
-        await pilot.pause(0.2)
-        assert cursor_cells() == 0
+        await until(lambda: cursor_cells() == 0, "the cursor hidden")
 
 
 async def test_wide_characters_are_drawn_whole() -> None:
     source = scripted(["日本語 ok".encode()], cols=20, rows=3)
     app = ObserverApp([source])
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
-        assert "日本語 ok" in view_text(app.screen.query_one(TerminalView))
+    async with app.run_test(size=SIZE):
+        await played(source)
+        view = app.screen.query_one(TerminalView)
+        await until(lambda: "日本語 ok" in view_text(view), "the wide characters")
 
 
 def feed(session: WatchedSession, data: bytes) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
 import subprocess
-import time
 import uuid
 from collections.abc import Callable
+
+from tests.waiting import accepting, until_blocking
 
 
 def tmux(*args: str) -> str:
@@ -29,14 +28,15 @@ def start(prefix: str, cols: int, rows: int, command: str) -> str:
 
 
 def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    screen = ""
-    while time.monotonic() < deadline:
-        screen = tmux("capture-pane", "-t", name, "-p")
-        if check(screen):
-            return screen
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}; the screen was:\n{screen}")
+    screens = [""]
+
+    def shown() -> str:
+        screens.append(tmux("capture-pane", "-t", name, "-p"))
+        return screens[-1] if check(screens[-1]) else ""
+
+    return until_blocking(
+        shown, lambda: f"{what}; the screen was:\n{screens[-1]}", timeout, poll=0.2
+    )
 
 
 def status_line(screen: str) -> str:
@@ -47,9 +47,9 @@ def status_line(screen: str) -> str:
 def listening(port: int, server: subprocess.Popen[bytes], timeout: float = 60) -> None:
     """Wait until ``server`` accepts connections on ``port``: a watcher started before is
     refused and exits, as it should (on a busy machine the server takes seconds to start)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and server.poll() is None:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"observer serve is not listening on port {port}")
+
+    def up() -> bool:
+        assert server.poll() is None, "observer serve exited before it listened"
+        return accepting(port)
+
+    until_blocking(up, f"observer serve listening on port {port}", timeout, poll=0.05)

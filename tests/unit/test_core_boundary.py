@@ -33,7 +33,7 @@ CONTRACT_ID = "pure-core"
 def _contract() -> dict[str, list[str]]:
     contracts = tomllib.loads(PYPROJECT.read_text())["tool"]["importlinter"]["contracts"]
     (contract,) = [c for c in contracts if c.get("id") == CONTRACT_ID]
-    return contract
+    return dict(contract)
 
 
 PURE_PACKAGES: list[str] = _contract()["source_modules"]

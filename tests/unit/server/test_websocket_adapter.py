@@ -204,14 +204,12 @@ async def test_control_frames_spend_the_budget_and_pause_reading_without_undoing
         connection = await accepted.get()
         set_budget(connection, budget)
         await client.ping()
-        await asyncio.sleep(0.05)
+        await until(lambda: budget.frames, "the ping counted")
         assert budget.frames == 1
         assert not connection.transport.is_reading()  # paused for the budget's 0.2 s
-        await asyncio.sleep(0.3)
-        assert connection.transport.is_reading()
+        await until(connection.transport.is_reading, "reading again after the pause")
         for n in range(12):  # the queue (4) fills: websockets pauses reading, through the gate
             await client.send(f"m{n}")
-        await asyncio.sleep(0.1)
-        assert not connection.transport.is_reading()
+        await until(lambda: not connection.transport.is_reading(), "reading paused by the queue")
         assert [await connection.recv() for _ in range(12)][-1] == "m11"
         assert connection.transport.is_reading()

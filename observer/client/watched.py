@@ -11,7 +11,7 @@ intentions and the feeder's slices. Out, one way: it queues what happened (:meth
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, overload
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
 from observer.client.attention import AttentionTracker
@@ -39,13 +39,17 @@ T = TypeVar("T")
 
 
 class _Read(Generic[T]):
-    """A read-only attribute the façade shows and one of its parts keeps."""
+    """A read-only attribute the façade shows and one of its parts keeps (on the class, itself)."""
 
     def __init__(self, read: Callable[[WatchedSession], T]) -> None:
         self._read = read
 
-    def __get__(self, session: WatchedSession, owner: object = None) -> T:
-        return self._read(session)
+    @overload
+    def __get__(self, session: None, owner: object = None) -> _Read[T]: ...
+    @overload
+    def __get__(self, session: WatchedSession, owner: object = None) -> T: ...
+    def __get__(self, session: WatchedSession | None, owner: object = None) -> T | _Read[T]:
+        return self if session is None else self._read(session)
 
 
 class WatchedSession:
@@ -137,7 +141,6 @@ class WatchedSession:
     """The user ended the session (the close that follows is not a drop)."""
     close_after_sending = _Read[bool](lambda s: s._life.close_after_sending)
     """The session is over: the transport closes the connection once the outbox is sent."""
-
     behind = _Read[bool](lambda s: s._queue.catch_up.behind(s._queue.backlog))
     """Output is waiting that takes a while to parse: views draw fewer frames meanwhile."""
     paced = _Read[bool](lambda s: s._tile.asked == "screen" and s._tile.framed)
@@ -203,8 +206,7 @@ class WatchedSession:
         decision = self._life.closed(
             reason, code=code, now=now, timed_out=timed_out, refused=refused
         )
-        if self._life.exited:
-            self._control.want = False
+        self._control.want = self._control.want and not self._life.exited
         return decision
 
     def request_quit(self) -> None:
@@ -280,8 +282,7 @@ class WatchedSession:
         self._control.tick(now)
 
     def check_backlog(self, now: float) -> None:
-        """Skip ahead: ask for a snapshot when the waiting output would take too long to parse
-        (never in the screen view: what waits there is a few rows)."""
+        """Skip ahead when the waiting output would take long to parse (not in the screen view)."""
         if self._tile.asked == "stream":
             self._queue.check_backlog(now)
 

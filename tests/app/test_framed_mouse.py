@@ -34,7 +34,7 @@ async def test_a_click_in_the_framed_view_opens_the_link_under_the_mouse() -> No
     async with app.run_test(size=(80, 20)) as pilot:
         await pilot.pause(0.2)
         view = app.screen.query_one(TerminalView)
-        assert view.gutter.top == 1  # framed
+        assert app.screen.has_class("-framed")
         x, y = offset_of(view, URL)
         await pilot.click(TerminalView, offset=(x, y))  # its first character
         await pilot.pause(0.1)

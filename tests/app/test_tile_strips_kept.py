@@ -44,7 +44,7 @@ async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> N
         kept = []
         for view in views:
             for key in list(view._cache.keys()):
-                strip = view._cache[key]
+                _cells, strip = view._cache[key]
                 assert strip.cell_length == view.size.width  # the line as the tile shows it
                 assert not any(getattr(strip, cache) for cache in CACHES), strip
                 kept.append(strip)

@@ -385,12 +385,13 @@ class TerminalCanvas(Widget):
     ) -> Strip:
         """Virtual line ``virtual`` as the view shows it from column ``left`` (``width`` wide).
 
-        A screen row is kept per version (and place): the kept strip is all that outlives the
-        frame. The whole row it is cut from is not kept, nor what is derived from the kept one
-        for a frame: Textual keeps each strip derived from another (cut, filtered) in caches
-        on that one, and each strip carries seven cache objects of its own, so keeping the
-        row kept three strips per row version. With 40 tiles those were most of the objects
-        the cyclic collector walked, in collections of 60-120 ms that stopped every tile.
+        A screen row's strip is kept with the cells it was painted from (and its place): the
+        kept strip is all that outlives the frame. The whole row it is cut from is not kept,
+        nor what is derived from the kept one for a frame: Textual keeps each strip derived
+        from another (cut, filtered) in caches on that one, and each strip carries seven cache
+        objects of its own, so keeping the row kept three strips per painted row. With 40
+        tiles those were most of the objects the cyclic collector walked, in collections of
+        60-120 ms that stopped every tile.
         """
         model = self.session.model
         history = self._history
@@ -420,7 +421,7 @@ class TerminalCanvas(Widget):
         if kept is not None and kept[0] == glyphs:
             return kept[1]
         # Only the columns shown are made into segments (a tile shows a corner of its agent's
-        # screen): the whole row's were made, cut and filtered at each version.
+        # screen): making the whole row's, then cutting and filtering them, cost three times.
         start, end, length = glyph_span(glyphs, left, width)
         if start:
             cursor = None if cursor is None else cursor - start

@@ -7,8 +7,8 @@ lines composes *n* rows. Only rows the model reports dirty are refreshed, throug
 ``refresh(*regions)``, and never while the remote holds a synchronized update open (DECSET 2026,
 up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a keystroke's echo)
 at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
-(a scrolling log) at most :data:`FRAME_FULL` apart, a rate a person reads a flood at, and the
-latest state then is drawn. The remote size is authoritative: a smaller view
+(a scrolling log) at most :data:`FRAME_FULL` apart, a rate a person reads a flood at, with the
+latest state. The remote size is authoritative: a smaller view
 crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
 centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
@@ -39,10 +39,13 @@ from observer.render.rich_cells import Palette, cells_to_segments, glyph_span, g
 from observer.terminal import Cell
 
 FRAME = 1 / 60
-FRAME_FULL = 1 / 20
-"""Frame interval when most rows changed (a scrolling log) or output waits to be parsed: each
-such frame repaints the whole view, nobody reads a flood faster, and the time saved goes to
-parsing (terminals pace a flood's redraws the same way: xterm's jump scroll)."""
+FRAME_FULL = 1 / 30
+"""Frame interval when most rows changed (a scrolling log): each such frame repaints the whole
+view, and nobody reads a flood faster (terminals pace a flood's redraws the same way: xterm's
+jump scroll). While watching, the feeder parses a flood a backlog at a time, less often
+(``feeder.HOLD``), and each backlog's frame is drawn as it is parsed."""
+FRAME_BEHIND = 1 / 20
+"""Frame interval while output waits to be parsed: the time saved goes to parsing."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
@@ -158,8 +161,9 @@ class TerminalCanvas(Widget):
             return
         paced = self.paced()
         frame = FRAME if paced else self.frame
-        if self._whole or 2 * len(self._pending) > self.session.model.rows or self.session.behind:
+        if self._whole or 2 * len(self._pending) > self.session.model.rows:
             frame = max(FRAME_FULL, frame)
+        frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = self._last_frame + frame - self.clock()
         if paced and delay <= 0:
             # A frame the peer paced, due now: drawn at once. A timer for it cost a task, two

@@ -19,7 +19,7 @@ from observer.app.links import ScriptedLink
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
-from tests.hostile.live import until
+from tests.waiting import until
 
 PIECE = 0.003
 

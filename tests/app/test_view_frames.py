@@ -9,7 +9,7 @@ from observer.app.app import ObserverApp
 from observer.app.widgets.terminal_canvas import FRAME, FRAME_FULL
 from observer.app.widgets.terminal_view import TerminalView
 from tests.app.conftest import scripted
-from tests.hostile.live import until
+from tests.waiting import until
 
 
 def lines(view: TerminalView) -> list[Strip]:

@@ -48,8 +48,10 @@ async def played(link: ScriptedLink) -> None:
 
 @pytest.fixture(autouse=True)
 def textual_as_it_is() -> Iterator[None]:
-    """Textual unpatched after each test (a test that runs a command in-process, as
+    """Textual unpatched for each test (a test that runs a command in-process, as
     ``main(["watch", ...])``, installs the patches as the command does)."""
+    if textual_patches.installed():
+        textual_patches.uninstall()
     yield
     if textual_patches.installed():
         textual_patches.uninstall()

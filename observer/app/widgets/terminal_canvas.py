@@ -41,8 +41,8 @@ from observer.terminal import Cell
 FRAME = 1 / 60
 FRAME_FULL = 1 / 30
 """Frame interval when most rows changed (a scrolling log): each such frame repaints the whole
-view, and nobody reads a flood faster (terminals pace a flood's redraws the same way: xterm's
-jump scroll). While watching, the feeder parses a flood a backlog at a time, less often
+view, and nobody reads a flood faster (xterm's jump scroll, likewise, draws a flood a screenful
+at a time rather than line by line). While watching, the feeder parses a flood a backlog at a time, less often
 (``feeder.HOLD``), and each backlog's frame is drawn as it is parsed."""
 FRAME_BEHIND = 1 / 20
 """Frame interval while output waits to be parsed: the time saved goes to parsing."""

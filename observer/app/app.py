@@ -11,7 +11,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
-import textual.constants
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.driver import Driver
@@ -19,9 +18,8 @@ from textual.markup import escape
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
-from textual.widgets._toast import ToastRack
 
-from observer.app import acyclic_strips, callback_counts
+from observer.app import callback_counts, textual_patches
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link, dispatch
@@ -36,20 +34,6 @@ from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
-
-ESCAPE_DELAY = 0.025
-"""Seconds a lone ESC waits for the rest of a sequence before it is the Escape key, unless the
-user sets ``ESCDELAY`` (milliseconds, as for curses programs). Textual waits 100 ms: every
-"back" cost that much before anything moved (and its input thread looked only every 100 ms:
-:mod:`observer.app.input_driver` reads the Escape key as soon as this delay ends). The app
-reads its host terminal on this machine, where a sequence comes in one read; vim's
-``ttimeoutlen`` and tmux's ``escape-time`` are set as short for the same reason."""
-
-
-def shorten_escape_delay(environ: Mapping[str, str]) -> None:
-    """Use :data:`ESCAPE_DELAY` for a lone ESC unless ``environ`` sets ``ESCDELAY``."""
-    if "ESCDELAY" not in environ:
-        textual.constants.ESCAPE_DELAY = ESCAPE_DELAY  # type: ignore[misc]
 
 
 class ObserverApp(App[int]):
@@ -98,9 +82,7 @@ class ObserverApp(App[int]):
             spawn=lambda job: self.run_worker(job, group="desktop", exit_on_error=False),
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
-        acyclic_strips.install()
         callback_counts.install()
-        shorten_escape_delay(environ)
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
@@ -130,14 +112,9 @@ class ObserverApp(App[int]):
         return super().pop_screen()
 
     def get_driver_class(self) -> type[Driver]:
-        """Textual's driver for the platform; on a POSIX terminal, with the host terminal's Escape
-        key read as soon as its delay ends (:mod:`observer.app.input_driver`)."""
-        driver = super().get_driver_class()
-        if driver.__name__ == "LinuxDriver":  # (not imported elsewhere: it needs termios)
-            from observer.app.input_driver import InputDriver
-
-            return InputDriver
-        return driver
+        """Textual's driver for the platform; where the command that started the app installed
+        :mod:`observer.app.textual_patches`, one that reads a lone ESC as soon as its delay ends."""
+        return textual_patches.driver_class(super().get_driver_class())
 
     def on_mount(self) -> None:
         for problem in self.theme_problems:
@@ -167,7 +144,7 @@ class ObserverApp(App[int]):
         it, and for a dashboard of 40 tiles that was most of the time ``enter``, ``escape`` and
         the command palette took to answer."""
         for screen in self.screen_stack:
-            for rack in screen.query_children(ToastRack):
+            for rack in screen.query_children("ToastRack"):
                 rack.set_class(screen is not top, "-aside")
 
     async def _drive(self, link: Link) -> None:

@@ -27,6 +27,11 @@ UI_TURNS = 4
 SCREEN_FIRST = 0.15
 """When a screen is pushed or popped, parsing waits this long: the screen is composed and drawn
 with the event loop to itself."""
+HOLD = 1 / 20
+"""While watching, output that comes within this of the last backlog's end waits until then and
+is parsed with what follows it: a flood a backlog at a time, as its frames come (a view draws a
+flood at most this often: ``terminal_canvas.FRAME_FULL``). The first output after a quiet spell,
+and everything in control (a keystroke's echo), is parsed at once."""
 
 
 class Slices:
@@ -81,6 +86,7 @@ async def feed(
     hand what the session queued to ``drain`` each time round."""
     session, received = link.session, link.received
     slices = slices or Slices()
+    drained = -HOLD  # when the last backlog was parsed to its end
     while True:
         events = session.take_events()
         if events:
@@ -88,10 +94,14 @@ async def feed(
         if not session.pending:
             if ended.is_set():
                 return
+            drained = time.perf_counter()
             received.clear()
             if session.pending:
                 continue
             await received.wait()
+            held = drained + HOLD - time.perf_counter()
+            if held > 0 and not session.in_control and not ended.is_set():
+                await asyncio.sleep(held)
             continue
         if slices.spent():
             await slices.give_way()

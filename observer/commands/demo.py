@@ -46,6 +46,7 @@ async def _run(args: argparse.Namespace) -> int:
     import secrets
     import sys
 
+    from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.auth.tokens import Authenticator, TokenDigests
     from observer.commands.watch import build_link
@@ -77,6 +78,7 @@ async def _run(args: argparse.Namespace) -> int:
             token=Secret(token),
         )
         app = ObserverApp([link], theme=args.theme or config.theme, config_dir=config_dir())
+        textual_patches.install()
         await app.run_async()
         if app.fatal is not None:
             raise app.fatal

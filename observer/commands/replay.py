@@ -47,6 +47,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the replay app; return its exit status."""
+    from observer.app import textual_patches
     from observer.app.replay_app import replay_app
     from observer.errors import UsageError
     from observer.recording.castfiles import open_cast
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         theme=args.theme or config.theme,
         config_dir=config_dir(),
     )
+    textual_patches.install()
     app.run()
     if app.fatal is not None:
         raise with_lenient_hint(app.fatal, args.lenient)

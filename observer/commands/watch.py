@@ -182,6 +182,7 @@ def build_link(
 
 def run(args: argparse.Namespace) -> int:
     """Open the app on the sessions; return its exit status."""
+    from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.app.memory import limit_malloc_arenas
     from observer.errors import UsageError
@@ -220,6 +221,7 @@ def run(args: argparse.Namespace) -> int:
         config_dir=config_dir(),
         desktop_notifications=args.desktop_notifications or config.desktop_notifications,
     )
+    textual_patches.install()
     app.run()
     if app.fatal is not None:
         raise app.fatal

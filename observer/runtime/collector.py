@@ -22,7 +22,7 @@ twice as late (up to every :data:`WALK_EVERY_AT_MOST` freezes); in between, only
 generations are collected before a freeze (what died young is freed, not frozen).
 
 What is frozen and later dies in a reference cycle stays allocated until a full collection:
-Textual's painted lines were such cycles (:mod:`observer.app.acyclic_strips` removes that), and
+Textual's painted lines were such cycles (:mod:`observer.app.textual_patches` removes that), and
 a closed screen or a toast still is. So once every session has been quiet for
 :data:`QUIET_AFTER` seconds, and at most every :data:`FULL_EVERY` seconds (the walk is a pause,
 and a quiet dashboard is when its user is about to press keys), it unfreezes everything and

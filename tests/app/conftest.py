@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
+import pytest
+
+from observer.app import textual_patches
 from observer.app.links import ConnectionChanged, ScriptedLink, Step
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, SessionStarted
@@ -41,3 +44,24 @@ def scripted(
 async def played(link: ScriptedLink) -> None:
     """Wait until ``link`` has played every step: connected, the hello, the output."""
     await until(link.drained.is_set, "the scripted session's steps")
+
+
+@pytest.fixture(autouse=True)
+def textual_as_it_is() -> Iterator[None]:
+    """Textual unpatched for each test (a test that runs a command in-process, as
+    ``main(["watch", ...])``, installs the patches as the command does)."""
+    if textual_patches.installed():
+        textual_patches.uninstall()
+    yield
+    if textual_patches.installed():
+        textual_patches.uninstall()
+
+
+@pytest.fixture
+def textual_patched() -> Iterator[None]:
+    """Textual patched as the command that starts the app patches it, then as it was."""
+    textual_patches.install({})
+    try:
+        yield
+    finally:
+        textual_patches.uninstall()

@@ -1,4 +1,5 @@
-"""Painted lines are freed by reference counting: no cycle for the collector to find."""
+"""Painted lines are freed by reference counting: no cycle for the collector to find
+(:mod:`observer.app.textual_patches`, installed as the command that starts the app does)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from observer.app import acyclic_strips
+from observer.app import textual_patches
 from observer.app.app import ObserverApp
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
+
+pytestmark = pytest.mark.usefixtures("textual_patched")
 
 
 @pytest.fixture
@@ -35,7 +38,6 @@ def strips_alive() -> int:
 def test_a_line_divided_into_itself_is_freed_without_the_cyclic_collector(
     collector_off: None,
 ) -> None:
-    acyclic_strips.install()
     before = strips_alive()
     for n in range(100):
         line = Strip([Segment(f"line {n}", Style(bold=True))], 7 + len(str(n)))
@@ -49,11 +51,10 @@ def test_a_line_divided_into_itself_is_freed_without_the_cyclic_collector(
     st.lists(st.integers(min_value=0, max_value=25), max_size=4),
 )
 def test_divided_lines_are_the_ones_textual_gives(texts: list[str], cuts: list[int]) -> None:
-    acyclic_strips.install()
     line = Strip([Segment(t) for t in texts])
     cuts = [*sorted(set(cuts)), line.cell_length]
     ours = line.divide(cuts)
-    theirs = acyclic_strips._textual_divide(Strip([Segment(t) for t in texts]), cuts)
+    theirs = textual_patches._textual_divide(Strip([Segment(t) for t in texts]), cuts)
     assert [(s.text, s.cell_length) for s in ours] == [(s.text, s.cell_length) for s in theirs]
 
 
@@ -77,9 +78,8 @@ async def test_a_dashboard_painting_output_leaves_no_lines_for_the_cyclic_collec
 
 
 def test_a_line_makes_its_caches_when_first_used_and_uses_them_as_textual_does() -> None:
-    acyclic_strips.install()
     line = Strip([Segment("hello world", Style(bold=True))], 11)
-    assert not [n for n in acyclic_strips.CACHES if n in dir(line) and _made(line, n)]
+    assert not [n for n in textual_patches.CACHES if n in dir(line) and _made(line, n)]
     cropped = line.crop(2, 7)
     assert cropped.text == "llo w"
     assert line.crop(2, 7) is cropped  # cached, as Textual caches it
@@ -90,7 +90,6 @@ def test_a_line_makes_its_caches_when_first_used_and_uses_them_as_textual_does()
 
 
 def test_a_line_costs_no_cache_object_until_one_is_used(collector_off: None) -> None:
-    acyclic_strips.install()
     before = len(gc.get_objects())
     lines = [Strip([Segment(f"line {n}")], 6 + len(str(n))) for n in range(1000)]
     # The strip, its list and its segment (Textual made 14 more: seven caches and their dicts).

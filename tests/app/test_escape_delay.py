@@ -24,19 +24,23 @@ import textual.constants
 from textual import events
 from textual._xterm_parser import XTermParser
 
-from observer.app.app import ESCAPE_DELAY, shorten_escape_delay
-from observer.app.input_driver import input_wait
+from observer.app import textual_patches
+from observer.app.textual_patches import ESCAPE_DELAY, input_wait
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
 def textuals_delay() -> Iterator[None]:
-    before = textual.constants.ESCAPE_DELAY
     try:
         yield
     finally:
-        textual.constants.ESCAPE_DELAY = before  # type: ignore[misc]
+        textual_patches.uninstall()
+
+
+def shorten_escape_delay(environ: dict[str, str]) -> None:
+    """The patches the command that starts the app installs, in ``environ``."""
+    textual_patches.install(environ)
 
 
 def escape_after(seconds: float) -> tuple[bool, float]:
@@ -86,20 +90,22 @@ def test_the_input_thread_waits_no_longer_than_a_pending_escape() -> None:
 APP_IN_A_TERMINAL = r"""
 import sys, time
 from textual import events
-from observer.app import input_driver
+from observer.app import textual_patches
 from observer.app.app import ObserverApp
 from tests.app.conftest import scripted
 
-input_driver.InputDriver.idle = 5.0  # Textual's thread would see a lone ESC only this late
+textual_patches.install()  # as the command that starts the app does
+driver = textual_patches.input_driver()
+driver.idle = 5.0  # Textual's thread would see a lone ESC only this late
 told = open(sys.argv[1], "w", buffering=1)
-delivered = input_driver.InputDriver.process_message
+delivered = driver.process_message
 
 def process_message(self, message):
     if isinstance(message, events.Key):
         told.write(f"{message.key} {time.monotonic()}\n")
     delivered(self, message)
 
-input_driver.InputDriver.process_message = process_message
+driver.process_message = process_message
 app = ObserverApp([scripted([b"$ "])])
 app.call_later(lambda: told.write("ready\n"))
 app.run()

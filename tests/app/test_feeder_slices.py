@@ -9,11 +9,14 @@ parsed costs 3 ms of it, so what is counted is pieces, not this machine's speed.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 from observer.app import feeder
 from observer.app.feeder import Slices, feed
+from observer.app.links import ScriptedLink
+from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 from tests.waiting import until
@@ -103,3 +106,58 @@ async def test_a_screen_pushed_or_popped_holds_parsing_and_typing_to_an_agent_do
         assert holds == ["DashboardScreen", "WatchScreen", "ConfirmScreen"]
         await pilot.press("l", "s")
         assert len(holds) == 3  # typed to the agent: its echo is not held back
+
+
+async def feeds_of(link: ScriptedLink, times: list[float] | None = None) -> list[int]:
+    """The sizes the session's feeds parse, as they happen (and when, into ``times``)."""
+    sizes: list[int] = []
+    original = link.session.feed
+
+    def counted(budget: int, clock: float) -> int:
+        sizes.append(original(budget, clock))
+        if times is not None:
+            times.append(time.perf_counter())
+        return sizes[-1]
+
+    link.session.feed = counted  # type: ignore[method-assign]
+    return sizes
+
+
+async def test_a_watched_flood_is_parsed_a_backlog_at_a_time_and_a_lone_change_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(feeder, "HOLD", 0.5)  # long enough to push twice within it
+    link = scripted([], identifier="a")
+    times: list[float] = []
+    sizes = await feeds_of(link, times)
+    ended = asyncio.Event()
+    task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended))
+    link.push(OutputReceived(b"first\r\n", 0))  # after a quiet spell: parsed at once
+    await until(lambda: sizes == [7], "the first output parsed", timeout=0.4)
+    started = time.perf_counter()
+    link.push(OutputReceived(b"second\r\n", 7))  # right after it: waits for what follows
+    for _ in range(20):
+        await asyncio.sleep(0)
+    link.push(OutputReceived(b"third\r\n", 15))
+    await until(lambda: sum(sizes) == 22, "the backlog parsed")
+    # Both once the hold ended (the newest chunk is fed on its own: see WatchedSession.feed).
+    assert sizes == [7, 8, 7] and min(times[1:]) - started >= 0.4
+    ended.set()
+    link.received.set()
+    await asyncio.wait_for(task, 5)
+
+
+async def test_in_control_what_comes_is_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held, the echo would wait a minute
+    monkeypatch.setattr(WatchedSession, "in_control", property(lambda self: True))
+    link = scripted([], identifier="a")
+    sizes = await feeds_of(link)
+    ended = asyncio.Event()
+    task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended))
+    link.push(OutputReceived(b"$ ", 0))
+    await until(lambda: sizes == [2], "the prompt parsed")
+    link.push(OutputReceived(b"l", 2))  # a keystroke's echo
+    await until(lambda: sizes == [2, 1], "the echo parsed", timeout=30)
+    ended.set()
+    link.received.set()
+    await asyncio.wait_for(task, 5)

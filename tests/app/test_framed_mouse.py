@@ -40,7 +40,7 @@ async def test_a_click_in_the_framed_view_opens_the_link_under_the_mouse() -> No
     async with app.run_test(size=(80, 20)) as pilot:
         await shown_in(app, URL)
         view = app.screen.query_one(TerminalView)
-        assert view.gutter.top == 1  # framed
+        assert app.screen.has_class("-framed")
         x, y = offset_of(view, URL)
         await pilot.click(TerminalView, offset=(x, y))  # its first character
         await until(lambda: isinstance(app.screen, ConfirmScreen), "the link's dialog")

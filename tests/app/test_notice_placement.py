@@ -85,8 +85,8 @@ async def test_watch_notifications_take_one_row_above_the_status_line_inside_the
         assert view.content_region.contains_region(region)
         assert region.bottom == view.content_region.bottom
         row = painted_row(app, region.y)
-        assert row[-1] is view  # the frame's right edge on the toast's row
-        assert all(w is view for w in row[: region.x])
+        assert row[0] is row[-1] is view.parent  # the frame's edges on the toast's row
+        assert all(w is view for w in row[1 : region.x])
         await pilot.press("f")  # full window: the row above the status line
         await until(lambda: not app.screen.has_class("-framed"), "the full window")
         await pilot.pause()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import random
 
+import pytest
 from textual.filter import Monochrome
 from textual.strip import Strip
 
@@ -23,6 +24,7 @@ from tests.app.conftest import scripted
 CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_offsets_cache")
 
 
+@pytest.mark.usefixtures("textual_patched")  # as the command that starts the app runs it
 async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> None:
     app = ObserverApp([scripted([b"$ "], identifier=f"a{n}", cols=120, rows=30) for n in range(4)])
     app._filters.append(Monochrome())  # a line filter in play, as NO_COLOR sets
@@ -44,7 +46,7 @@ async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> N
         kept = []
         for view in views:
             for key in list(view._cache.keys()):
-                strip = view._cache[key]
+                _cells, strip = view._cache[key]
                 assert strip.cell_length == view.size.width  # the line as the tile shows it
                 assert not any(getattr(strip, cache) for cache in CACHES), strip
                 kept.append(strip)

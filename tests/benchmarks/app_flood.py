@@ -23,6 +23,7 @@ from typing import Any
 from textual import events
 from websockets.asyncio.client import ClientConnection
 
+from observer.app import textual_patches
 from observer.app.app import ObserverApp
 from observer.app.widgets.terminal_view import TerminalView
 from observer.credentials.store import Secret
@@ -218,6 +219,7 @@ async def measure(megabytes: float, keys: int) -> Run:
         url = f"ws://127.0.0.1:{port}/"
         settings = ConnectionSettings(url=url, identifier="flood", protocol="observer")
         source = live_link(settings, Secret(token), label=url)
+        textual_patches.install()  # as `observer watch` runs the app
         app = ObserverApp([source])
         # In control the view is the whole window less the status line: the PTY keeps the size
         # the expected screen is computed for (it follows the controller's view).

@@ -196,7 +196,7 @@ def summary(runs: dict[tuple[str, str, int], Run]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--agents", type=int, nargs="+", default=[1, 10, 40])
+    parser.add_argument("--agents", type=int, nargs="*", default=[1, 10, 40])
     parser.add_argument("--logs", type=int, nargs="*", default=[1, 10])
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--long", type=float, default=65.0, help="the largest ink fleet's run")
@@ -213,7 +213,7 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|---|")
     runs: dict[tuple[str, str, int], Run] = {}
-    largest = max(args.agents)
+    largest = max(args.agents, default=0)
     for profile, count in [("ink", n) for n in args.agents] + [("log", n) for n in args.logs]:
         long = profile == "ink" and count == largest
         ours = dashboard(

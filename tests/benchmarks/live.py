@@ -233,11 +233,13 @@ class KeyFigures:
 async def keys_under_flood(folder: Path, data: bytes, presses: int, repeat: int) -> KeyFigures:
     from textual import events
 
+    from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.app.widgets.terminal_view import TerminalView
 
     async with Agent(folder, data, repeat) as agent:
         source = live_link(agent.settings(), Secret(agent.token), label="bench")
+        textual_patches.install()  # as `observer watch` runs the app
         app = ObserverApp([source])
         # In control the view is the whole window less the status line: the PTY keeps SIZE
         # (it follows the controller's view), the size the reference screen is computed for.

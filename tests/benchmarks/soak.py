@@ -195,6 +195,7 @@ async def controller_visits(url: str, token: str, folder: Path) -> None:
 
 
 async def client_role(folder: Path, port: int) -> None:
+    from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.credentials.store import Secret
     from observer.transport.settings import ConnectionSettings
@@ -203,6 +204,7 @@ async def client_role(folder: Path, port: int) -> None:
     token = os.environ["OBSERVER_TOKEN"]
     url = f"ws://127.0.0.1:{port}"
     settings = ConnectionSettings(url, identifier="agent", protocol="observer")
+    textual_patches.install()  # as `observer watch` runs the app
     app = ObserverApp([live_link(settings, Secret(token), label=url)])
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)

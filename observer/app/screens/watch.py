@@ -23,6 +23,7 @@ from textual import events
 from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.containers import Container
 from textual.screen import Screen
 
 from observer.app.links import Link, live_screen
@@ -86,7 +87,10 @@ class WatchScreen(Screen[None]):
         view = TerminalView(live_screen(self.session), self.palette, id="terminal")
         view.send_input = self._typed
         view.interactive = view.mark_edges = True
-        yield view
+        # The frame is the container's border, not the view's: a view without one draws its
+        # rows itself (``TerminalCanvas.render_lines``), not through Textual's styles cache.
+        with Container(id="frame"):
+            yield view
         yield StatusBar(self.link, view, id="status")
 
     def on_mount(self) -> None:

@@ -1,9 +1,14 @@
 """``TerminalCanvas``: the remote screen drawn with the line API (what every terminal view shares).
 
 Modelled on Textual's ``Log`` widget: ``render_line`` returns cached :class:`Strip` s keyed by
-(row, row version, cursor column, palette, place in the view); only rows the model reports dirty
-are refreshed, at most ~60 times a second, and never while the remote holds a synchronized update
-open (DECSET 2026, up to :data:`SYNC_TIMEOUT`). The remote size is authoritative: a smaller view
+the row's cells (its list in the model's grid, checked against a copy), cursor column, palette
+and place in the view, so a row that scrolls up is drawn from the strip it had: a scroll by *n*
+lines composes *n* rows. Only rows the model reports dirty are refreshed, through
+``refresh(*regions)``, and never while the remote holds a synchronized update open (DECSET 2026,
+up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a keystroke's echo)
+at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
+(a scrolling log) at most :data:`FRAME_FULL` apart, a rate a person reads a flood at, with the
+latest state. The remote size is authoritative: a smaller view
 crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
 centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
@@ -34,9 +39,13 @@ from observer.render.rich_cells import Palette, cells_to_segments, glyph_span, g
 from observer.terminal import Cell
 
 FRAME = 1 / 60
+FRAME_FULL = 1 / 30
+"""Frame interval when most rows changed (a scrolling log): each such frame repaints the whole
+view, and nobody reads a flood faster (xterm's jump scroll, likewise, draws a flood a screenful
+at a time rather than line by line). While watching, the feeder parses a flood a backlog at a time, less often
+(``feeder.HOLD``), and each backlog's frame is drawn as it is parsed."""
 FRAME_BEHIND = 1 / 20
-"""Frame interval while the session has output waiting: each frame of a flood repaints every
-row, and the time saved goes to parsing (the view then catches up sooner)."""
+"""Frame interval while output waits to be parsed: the time saved goes to parsing."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
@@ -74,11 +83,10 @@ class TerminalCanvas(Widget):
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
         """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
-        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(MIN_STRIPS)
+        self._cache: LRUCache[tuple[object, ...], tuple[list[object], Strip]] = LRUCache(MIN_STRIPS)
+        """Painted screen rows: each with a copy of the cells it was painted from."""
         self._blank_style: Style | None = None
         self._background: Color | None = None
-        self._versions: dict[int, int] = {}
-        self._epoch = 0
         self._pending: set[int] = set()
         self._whole = False
         self._timer: Timer | None = None
@@ -129,9 +137,6 @@ class TerminalCanvas(Widget):
         """Note changed rows; they are repainted at the next frame."""
         if whole:
             self._whole = True
-            self._epoch += 1
-        for row in rows:
-            self._versions[row] = self._versions.get(row, 0) + 1
         self._pending |= rows
         self._schedule()
 
@@ -156,6 +161,8 @@ class TerminalCanvas(Widget):
             return
         paced = self.paced()
         frame = FRAME if paced else self.frame
+        if self._whole or 2 * len(self._pending) > self.session.model.rows:
+            frame = max(FRAME_FULL, frame)
         frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = self._last_frame + frame - self.clock()
         if paced and delay <= 0:
@@ -200,27 +207,12 @@ class TerminalCanvas(Widget):
             )
             regions = [Region(0, top, width, height) for top, height in _runs(shown)]
             if regions:
-                self._repaint(regions)
+                self.refresh(*regions)
         self._pending.clear()
         self._whole = False
         if self._crop != self._crop_told:
             self._crop_told = self._crop
             self.crop_changed()
-
-    def _repaint(self, regions: list[Region]) -> None:
-        """``refresh(*regions)`` for rows whose cells changed, and nothing else: the regions
-        are marked and the screen is told at once. Textual's refresh posts the view a message,
-        whose idle handler posts the screen one, whose idle handler wakes its update timer;
-        with 40 tiles at 5 frames a second that was 600 messages a second, a tenth of the
-        client's time. Size, styles and layout are left alone, as they did not change; where
-        the screen is not the one shown (a tile under an opened one), Textual's way is taken."""
-        screen = self.screen
-        if not (self.display and screen.is_current and screen in screen._compositor):
-            self.refresh(*regions)
-            return
-        self._set_dirty(*regions)
-        screen._dirty_widgets.add(self)
-        screen.check_idle()
 
     # -- geometry -------------------------------------------------------------------------------
 
@@ -397,12 +389,13 @@ class TerminalCanvas(Widget):
     ) -> Strip:
         """Virtual line ``virtual`` as the view shows it from column ``left`` (``width`` wide).
 
-        A screen row is kept per version (and place): the kept strip is all that outlives the
-        frame. The whole row it is cut from is not kept, nor what is derived from the kept one
-        for a frame: Textual keeps each strip derived from another (cut, filtered) in caches
-        on that one, and each strip carries seven cache objects of its own, so keeping the
-        row kept three strips per row version. With 40 tiles those were most of the objects
-        the cyclic collector walked, in collections of 60-120 ms that stopped every tile.
+        A screen row's strip is kept with the cells it was painted from (and its place): the
+        kept strip is all that outlives the frame. The whole row it is cut from is not kept,
+        nor what is derived from the kept one for a frame: Textual keeps each strip derived
+        from another (cut, filtered) in caches on that one, and each strip carries seven cache
+        objects of its own, so keeping the row kept three strips per painted row. With 40
+        tiles those were most of the objects the cyclic collector walked, in collections of
+        60-120 ms that stopped every tile.
         """
         model = self.session.model
         history = self._history
@@ -421,22 +414,26 @@ class TerminalCanvas(Widget):
             if (model.cursor_visible and row == model.cursor_y and not self.scroll.scrolled)
             else None
         )
-        version = self._versions.get(row, 0)
-        key = (self._epoch, row, version, cursor, self.palette, model.cols, left, width, blank,
+        # Keyed by the row's list in the grid, which moves up as the screen scrolls (and is
+        # written in place: the copy kept with the strip says whether it still holds those
+        # cells; comparing it is a pointer compare per cell, as the glyphs are shared).
+        glyphs = model.glyphs(row)
+        matches = self.highlights.get(row, ())
+        key = (id(glyphs), cursor, matches, self.palette, model.cols, left, width, blank,
                filters, background)  # fmt: skip
-        strip = self._cache.get(key)
-        if strip is None:
-            # Only the columns shown are made into segments (a tile shows a corner of its
-            # agent's screen): the whole row's were made, cut and filtered at each version.
-            glyphs = model.glyphs(row)
-            start, end, length = glyph_span(glyphs, left, width)
-            matches = self.highlights.get(row, ())  # a change of them bumps the row's version
-            if start:
-                cursor = None if cursor is None else cursor - start
-                matches = tuple((first - start, last - start) for first, last in matches)
-            segments = glyphs_to_segments(glyphs[start:end], self.palette, cursor, matches)
-            strip = strips.placed(Strip(segments, length), left - start, width, blank)
-            strip = self._cache[key] = _filtered(strip, filters, background)
+        kept = self._cache.get(key)
+        if kept is not None and kept[0] == glyphs:
+            return kept[1]
+        # Only the columns shown are made into segments (a tile shows a corner of its agent's
+        # screen): making the whole row's, then cutting and filtering them, cost three times.
+        start, end, length = glyph_span(glyphs, left, width)
+        if start:
+            cursor = None if cursor is None else cursor - start
+            matches = tuple((first - start, last - start) for first, last in matches)
+        segments = glyphs_to_segments(glyphs[start:end], self.palette, cursor, matches)
+        strip = strips.placed(Strip(segments, length), left - start, width, blank)
+        strip = _filtered(strip, filters, background)
+        self._cache[key] = (list(glyphs), strip)
         return strip
 
     def _bar(self, width: int) -> Strip:

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.widgets._toast import ToastRack
 
-from observer.app import acyclic_strips, callback_counts
+from observer.app import acyclic_strips
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link
@@ -99,7 +99,6 @@ class ObserverApp(App[int]):
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
         acyclic_strips.install()
-        callback_counts.install()
         shorten_escape_delay(environ)
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""

@@ -29,8 +29,9 @@ from observer.app.widgets import strips
 from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
-from observer.app.widgets.viewport import Crop, Geometry, Window, crop, window
-from observer.render.rich_cells import Palette, cells_to_segments, glyph_span, glyphs_to_segments
+from observer.app.widgets.strips import filtered as _filtered
+from observer.app.widgets.viewport import Crop, Geometry, Window, crop, row_runs, window
+from observer.render.rich_cells import Palette, cells_to_segments
 from observer.terminal import Cell
 
 FRAME = 1 / 60
@@ -198,7 +199,7 @@ class TerminalCanvas(Widget):
                 for row in self._pending
                 if window.first <= history + row < window.first + window.count
             )
-            regions = [Region(0, top, width, height) for top, height in _runs(shown)]
+            regions = [Region(0, top, width, height) for top, height in row_runs(shown)]
             if regions:
                 self._repaint(regions)
         self._pending.clear()
@@ -426,16 +427,17 @@ class TerminalCanvas(Widget):
                filters, background)  # fmt: skip
         strip = self._cache.get(key)
         if strip is None:
-            # Only the columns shown are made into segments (a tile shows a corner of its
-            # agent's screen): the whole row's were made, cut and filtered at each version.
-            glyphs = model.glyphs(row)
-            start, end, length = glyph_span(glyphs, left, width)
             matches = self.highlights.get(row, ())  # a change of them bumps the row's version
-            if start:
-                cursor = None if cursor is None else cursor - start
-                matches = tuple((first - start, last - start) for first, last in matches)
-            segments = glyphs_to_segments(glyphs[start:end], self.palette, cursor, matches)
-            strip = strips.placed(Strip(segments, length), left - start, width, blank)
+            strip = strips.screen_row(
+                model,
+                row,
+                self.palette,
+                cursor=cursor,
+                left=left,
+                width=width,
+                blank=blank,
+                matches=matches,
+            )
             strip = self._cache[key] = _filtered(strip, filters, background)
         return strip
 
@@ -447,23 +449,3 @@ class TerminalCanvas(Widget):
             else " ↓ scrolled back — jump to live (end) "
         )
         return strips.bar(text, width, self._edge())
-
-
-def _runs(rows: list[int]) -> list[tuple[int, int]]:
-    """Sorted, distinct ``rows`` as runs of consecutive rows: (first, how many)."""
-    runs: list[tuple[int, int]] = []
-    for row in rows:
-        if runs and runs[-1][0] + runs[-1][1] == row:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
-        else:
-            runs.append((row, 1))
-    return runs
-
-
-def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color | None) -> Strip:
-    """``strip`` through ``filters``, as ``Strip.apply_filter`` without keeping the result in
-    ``strip``'s caches (the one kept is the filtered strip: see ``TerminalCanvas._placed``)."""
-    for line_filter in filters:
-        assert background is not None
-        strip = Strip(line_filter.apply(list(strip), background), strip.cell_length)
-    return strip

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.color import Color
 from textual.filter import LineFilter
@@ -43,10 +44,12 @@ from observer.app.widgets.tile_layout import (
     edge,
     edges,
     layout,
-    sides,
+    side_of,
 )
 from observer.app.widgets.viewport import row_runs
 from observer.render.rich_cells import Palette
+
+Filters = tuple[LineFilter, ...]
 
 FRAME = 1 / 30
 """Seconds between two frames at least (a frame draws every tile that changed)."""
@@ -96,9 +99,12 @@ class FleetGrid(Widget, can_focus=True):
         self._layout: Layout = layout(len(self.tiles), 0, 0)
         self._lines: dict[int, Strip] = {}
         """The widget's lines as drawn, until one of their pieces changes."""
-        self._filters: tuple[LineFilter, ...] = ()
+        self._filters: Filters = ()
         self._background: Color | None = None
         self._styles: dict[str, Style] = {}
+        self._pieces: dict[tuple[object, ...], Strip] = {}
+        """Borders, sides and gaps as drawn (they depend on sizes and styles only)."""
+        self._titles: dict[int, tuple[Text, int, Filters, Strip]] = {}
         self._changed: set[Tile] = set()
         self._listeners: list[Callable[[set[int], bool], None]] = []
         self._timer: Timer | None = None
@@ -139,6 +145,10 @@ class FleetGrid(Widget, can_focus=True):
 
     def notify_style_update(self) -> None:
         self._styles.clear()
+        self._pieces.clear()
+        self._titles.clear()
+        for tile in self.tiles:
+            tile.clear()
         self._background = None
         self._lines.clear()
         super().notify_style_update()
@@ -228,13 +238,19 @@ class FleetGrid(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or self._paused or not self.is_mounted:
             return
-        delay = self._last_frame + FRAME - self.clock()
-        self._timer = self.set_timer(max(0.001, delay), self._frame)
+        now = self.clock()
+        delay = self._last_frame + FRAME - now
+        if delay <= 0:
+            # The first change after a quiet spell: drawn at once. A timer for it costs a task
+            # and a turn of the event loop behind every session's parsing.
+            self._frame(now)
+            return
+        self._timer = self.set_timer(delay, self._frame)
 
-    def _frame(self) -> None:
+    def _frame(self, now: float | None = None) -> None:
         """Draw every tile that changed since the last frame: its changed rows only."""
         self._timer = None
-        now = self._last_frame = self.clock()
+        now = self._last_frame = self.clock() if now is None else now
         self.frames += 1
         regions: list[Region] = []
         waiting = set()
@@ -258,18 +274,16 @@ class FleetGrid(Widget, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         """Line ``y`` before the app's line filters (Textual's path filters what it returns)."""
-        return self._composed(y)
+        return self._composed(y, ())
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The lines in ``crop``, through the app's line filters. The grid has no border,
         padding or tint of its own, so Textual's styles cache would add nothing to them but
-        its cost: each line is composed once, filtered once, and kept until it changes."""
+        its cost: each line is composed once, and kept until it changes."""
         filters = tuple(self.get_line_filters())
         if filters != self._filters:
             self._filters = filters
             self._lines.clear()
-        if filters and self._background is None:
-            self._background = self.background_colors[1]
         lines = [self._line(y) for y in crop.line_range]
         left, right = crop.column_span
         if (left, right) != (0, self.size.width):
@@ -279,52 +293,85 @@ class FleetGrid(Widget, can_focus=True):
     def _line(self, y: int) -> Strip:
         line = self._lines.get(y)
         if line is None:
-            line = strips.filtered(self._composed(y), self._filters, self._background)
-            self._lines[y] = line
+            line = self._lines[y] = self._composed(y, self._filters)
         return line
 
-    def _composed(self, y: int) -> Strip:
-        """Line ``y``: each tile's piece on it, with the gaps between them."""
+    def _composed(self, y: int, filters: Filters) -> Strip:
+        """Line ``y``: each tile's piece on it, with the gaps between them, each piece
+        through ``filters`` where it is kept (a line filter changes each segment on its own,
+        so a line of filtered pieces is the filtered line; filtering whole lines went through
+        every tile's segments at each frame)."""
         grid = self._layout
         width = self.size.width
         band = grid.band_at(y)
-        gap = self._style("gap")
         if band is None:
-            return Strip.blank(width, gap)
+            return self._gap(width, filters)
         pieces: list[Strip] = []
         at = 0
         for column, (left, span) in enumerate(grid.spans):
             index = band * grid.columns + column
             if left > at:
-                pieces.append(Strip.blank(left - at, gap))
+                pieces.append(self._gap(left - at, filters))
             if index < len(self.tiles):
-                pieces.append(self._piece(self.tiles[index], y - grid.bands[band][0], span))
+                top = grid.bands[band][0]
+                pieces += self._piece(self.tiles[index], y - top, span, filters)
             else:
-                pieces.append(Strip.blank(span, gap))
+                pieces.append(self._gap(span, filters))
             at = left + span
         if at < width:
-            pieces.append(Strip.blank(width - at, gap))
+            pieces.append(self._gap(width - at, filters))
         return Strip.join(pieces)
 
-    def _piece(self, tile: Tile, y: int, width: int) -> Strip:
-        """Line ``y`` of ``tile``'s box, ``width`` cells wide."""
+    def _piece(self, tile: Tile, y: int, width: int, filters: Filters) -> list[Strip]:
+        """Line ``y`` of ``tile``'s box, ``width`` cells wide, in pieces (joined once, with the
+        whole line)."""
         height = self._layout.bands[tile.index // self._layout.columns][1]
         heavy = tile.attention
-        border = self._style(
-            "focus" if tile.index == self.cursor else "attention" if heavy else "border"
-        )
+        part = "focus" if tile.index == self.cursor else "attention" if heavy else "border"
         if y == 0 or y == height - 1:
-            return edge(width, y == 0, heavy, border)
+            key = ("edge", width, y == 0, heavy, part, filters)
+            return [self._made(key, lambda: edge(width, y == 0, heavy, self._style(part)))]
         if width < 2:
-            return Strip.blank(width, border)
+            return [self._made(("blank", width, part, filters), lambda: Strip.blank(width))]
         if y == TITLE_ROW:
-            style = self._style("title")
-            text = fit_line(tile.title, width - 2)
-            middle = Strip(Segment.apply_style(text.render(self.app.console), style))
-            middle = middle.adjust_cell_length(width - 2, style)
+            middle = self._title(tile, width - 2, filters)
         else:
-            middle = tile.line(y - BODY_TOP, self.palette, self._style("terminal"))
-        return sides(middle, heavy, border)
+            blank = self._style("terminal")
+            middle = tile.line(y - BODY_TOP, self.palette, blank, filters, self._background_color)
+        side = self._made(("side", heavy, part, filters), lambda: side_of(heavy, self._style(part)))
+        return [side, middle, side]
+
+    def _title(self, tile: Tile, width: int, filters: Filters) -> Strip:
+        """The tile's title line cut to ``width`` (kept until the title or the width changes)."""
+        kept = self._titles.get(tile.index)
+        if kept is not None and kept[:3] == (tile.title, width, filters):
+            return kept[3]
+        style = self._style("title")
+        text = fit_line(tile.title, width)
+        strip = Strip(Segment.apply_style(text.render(self.app.console), style))
+        strip = strips.filtered(
+            strip.adjust_cell_length(width, style), filters, self._background_color
+        )
+        self._titles[tile.index] = (tile.title, width, filters, strip)
+        return strip
+
+    def _gap(self, width: int, filters: Filters) -> Strip:
+        return self._made(("gap", width, filters), lambda: Strip.blank(width, self._style("gap")))
+
+    def _made(self, key: tuple[object, ...], make: Callable[[], Strip]) -> Strip:
+        """A piece that depends on nothing but ``key`` (the filters last), made once."""
+        strip = self._pieces.get(key)
+        if strip is None:
+            filters = cast("Filters", key[-1])
+            strip = self._pieces[key] = strips.filtered(make(), filters, self._background_color)
+        return strip
+
+    @property
+    def _background_color(self) -> Color:
+        """The background the line filters work against (the grid's, as Textual's path)."""
+        if self._background is None:
+            self._background = self.background_colors[1]
+        return self._background
 
     def _style(self, part: str) -> Style:
         """The style of a part of the grid (its component classes, on its background)."""

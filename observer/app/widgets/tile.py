@@ -23,6 +23,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual.cache import LRUCache
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.strip import Strip
 
 from observer.app.links import Link, endpoint_said_once, session_name
@@ -138,22 +140,40 @@ class Tile:
         shown = window(Geometry(cols, rows, cursor_x, cursor_y, 0, self.width, self.height))
         return range(shown.first, shown.first + shown.count)
 
-    def line(self, y: int, palette: Palette, blank: Style) -> Strip:
-        """Row ``y`` of the tile's terminal part, kept per row version (and place)."""
+    def line(
+        self,
+        y: int,
+        palette: Palette,
+        blank: Style,
+        filters: tuple[LineFilter, ...],
+        background: Color,
+    ) -> Strip:
+        """Row ``y`` of the tile's terminal part through the app's line ``filters``, kept per
+        row version and place (a row is filtered once per version, where it is kept)."""
         shown = self.window()
         model = self.session.model
         row = shown.first + y - shown.pad_top
         if not (0 <= y - shown.pad_top < shown.count and 0 <= row < model.rows):
-            return Strip.blank(self.width, blank)
+            row = -1  # a blank row (centred: above or below the screen)
         visible = model.cursor_visible and row == model.cursor_y
         cursor = int(model.cursor_x) if visible else None
-        key = (self._epoch, row, self._versions.get(row, 0), cursor, shown.left, self.width)
+        version = self._versions.get(row, 0)
+        key = (self._epoch, row, version, cursor, shown.left, self.width, blank, filters)
         strip = self._cache.get(key)
         if strip is None:
-            strip = strips.screen_row(
-                model, row, palette, cursor=cursor, left=shown.left, width=self.width, blank=blank
-            )
-            self._cache[key] = strip
+            if row < 0:
+                strip = Strip.blank(self.width, blank)
+            else:
+                strip = strips.screen_row(
+                    model,
+                    row,
+                    palette,
+                    cursor=cursor,
+                    left=shown.left,
+                    width=self.width,
+                    blank=blank,
+                )
+            strip = self._cache[key] = strips.filtered(strip, filters, background)
         return strip
 
     # -- the title line -------------------------------------------------------------------------
@@ -164,7 +184,9 @@ class Tile:
         attention = status.connection == "connected" and status.attention is not None
         title = title_line(self.index, self.link.label, status)
         changed = (title != self.title, attention != self.attention)
-        self.title, self.attention = title, attention
+        if changed[0]:
+            self.title = title
+        self.attention = attention
         return changed
 
 

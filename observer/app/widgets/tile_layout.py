@@ -91,10 +91,9 @@ def edge(width: int, top: bool, heavy: bool, style: Style) -> Strip:
     return Strip([Segment(left + line * (width - 2) + right, style)], width)
 
 
-def sides(middle: Strip, heavy: bool, style: Style) -> Strip:
-    """``middle`` between a tile's left and right edges."""
-    side = Segment((HEAVY if heavy else ROUND)[3], style)
-    return Strip([side, *middle, side], middle.cell_length + 2)
+def side_of(heavy: bool, style: Style) -> Strip:
+    """A tile's left or right edge on one line."""
+    return Strip([Segment((HEAVY if heavy else ROUND)[3], style)], 1)
 
 
 def edges(box: Region) -> list[Region]:

@@ -18,6 +18,7 @@ from observer.app.app import ObserverApp
 from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_view import TerminalView
+from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 
 COLOURED = [
@@ -73,18 +74,23 @@ async def test_the_rows_are_textuals_for_every_crop(no_color: bool) -> None:
 @pytest.mark.parametrize("no_color", [False, True])
 async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) -> None:
     """The dashboard's grid draws its lines itself too (a line kept until a tile on it changes)."""
-    app = ObserverApp([scripted(COLOURED, identifier=f"agent-{n}") for n in range(4)])
+    links = [scripted(COLOURED, identifier=f"agent-{n}") for n in range(4)]
+    app = ObserverApp(links)
     if no_color:
         app._filters.append(Monochrome())
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.3)
         grid = app.screen.query_one(FleetGrid)
+        grid.render_lines(Region(0, 0, *grid.size))  # every line drawn and kept
         await pilot.press("right")  # the focus on another tile: two borders drawn again
-        await pilot.pause(0.1)
+        for n, link in enumerate(links[1:3]):  # rows of tiles side by side change
+            link.push(OutputReceived(b"\x1b[1;1H\x1b[32mchanged %d\x1b[0m" % n, 200))
+        await pilot.pause(0.2)
         for crop in crops(*grid.size):
             assert segments(grid.render_lines(crop)) == textuals(grid, crop), crop
         first_row = segments(grid.render_lines(crops(*grid.size)[0]))[2]  # under border and title
         assert "red" in "".join(text for text, _ in first_row)
+        assert "changed 0" in "".join(text for text, _ in first_row)
 
 
 async def test_a_styled_view_takes_textuals_path() -> None:

@@ -99,6 +99,10 @@ class FleetGrid(Widget, can_focus=True):
         self._layout: Layout = layout(len(self.tiles), 0, 0)
         self._lines: dict[int, Strip] = {}
         """The widget's lines as drawn, until one of their pieces changes."""
+        self._parts: dict[int, list[list[Strip]]] = {}
+        """Each line's parts, per column of tiles (see :meth:`_columns`)."""
+        self._stale: dict[int, set[int]] = {}
+        """The columns whose part of a line changed since it was joined."""
         self._filters: Filters = ()
         self._background: Color | None = None
         self._styles: dict[str, Style] = {}
@@ -141,16 +145,14 @@ class FleetGrid(Widget, can_focus=True):
         for tile, box in zip(self.tiles, self._layout.boxes, strict=True):
             tile.resize(max(0, box.width - 2), max(0, box.height - BODY_TOP - 1))
             tile.take_changes()
-        self._lines.clear()
+        self._forget()
 
     def notify_style_update(self) -> None:
         self._styles.clear()
         self._pieces.clear()
         self._titles.clear()
-        for tile in self.tiles:
-            tile.clear()
-        self._background = None
-        self._lines.clear()
+        self._background = None  # (the tiles' rows are kept by style: those still valid hit)
+        self._forget()
         super().notify_style_update()
 
     def set_palette(self, palette: Palette) -> None:
@@ -158,7 +160,7 @@ class FleetGrid(Widget, can_focus=True):
         self.palette = palette
         for tile in self.tiles:
             tile.clear()
-        self._lines.clear()
+        self._forget()
         self.refresh()
 
     # -- the focus and the titles ---------------------------------------------------------------
@@ -205,12 +207,21 @@ class FleetGrid(Widget, can_focus=True):
         return edges(self._layout.boxes[index])
 
     def _redraw(self, regions: list[Region]) -> None:
-        """Forget the lines of ``regions`` and draw them again (not while paused)."""
+        """Forget the lines of ``regions`` (each within one tile's box) and draw them again
+        (not while paused): on each line only that tile's pieces are made again."""
         for region in regions:
+            column = self._layout.column_at(region.x)
             for y in region.line_range:
                 self._lines.pop(y, None)
+                self._stale.setdefault(y, set()).add(column)
         if regions and not self._paused:
             self.refresh(*regions)
+
+    def _forget(self) -> None:
+        """Forget every line (the next frame draws them all again)."""
+        self._lines.clear()
+        self._parts.clear()
+        self._stale.clear()
 
     # -- frames ---------------------------------------------------------------------------------
 
@@ -227,7 +238,7 @@ class FleetGrid(Widget, can_focus=True):
         for tile in self.tiles:
             tile.take_changes()
         self._changed.clear()
-        self._lines.clear()
+        self._forget()
         self.refresh()
 
     @property
@@ -283,7 +294,7 @@ class FleetGrid(Widget, can_focus=True):
         filters = tuple(self.get_line_filters())
         if filters != self._filters:
             self._filters = filters
-            self._lines.clear()
+            self._forget()
         lines = [self._line(y) for y in crop.line_range]
         left, right = crop.column_span
         if (left, right) != (0, self.size.width):
@@ -293,34 +304,50 @@ class FleetGrid(Widget, can_focus=True):
     def _line(self, y: int) -> Strip:
         line = self._lines.get(y)
         if line is None:
-            line = self._lines[y] = self._composed(y, self._filters)
+            parts = self._parts.get(y)
+            stale = self._stale.pop(y, ())
+            if parts is None:
+                parts = self._parts[y] = self._columns(y, self._filters)
+            else:
+                for column in stale:
+                    if column < len(parts) - 1:
+                        parts[column] = self._column(y, column, self._filters)
+            line = self._lines[y] = Strip.join([strip for part in parts for strip in part])
         return line
 
     def _composed(self, y: int, filters: Filters) -> Strip:
-        """Line ``y``: each tile's piece on it, with the gaps between them, each piece
-        through ``filters`` where it is kept (a line filter changes each segment on its own,
-        so a line of filtered pieces is the filtered line; filtering whole lines went through
-        every tile's segments at each frame)."""
+        """Line ``y`` made anew (see :meth:`_columns`)."""
+        return Strip.join([strip for part in self._columns(y, filters) for strip in part])
+
+    def _columns(self, y: int, filters: Filters) -> list[list[Strip]]:
+        """Line ``y`` in parts: each column's (the gap before it, its tile's pieces on the
+        line), then the rest of the line. Each piece went through ``filters`` where it is kept
+        (a line filter changes each segment on its own, so a line of filtered pieces is the
+        filtered line; filtering whole lines went through every tile's segments at each
+        frame); a line is joined again from its parts when one tile on it changes."""
         grid = self._layout
         width = self.size.width
+        if grid.band_at(y) is None:
+            return [[self._gap(width, filters)]]
+        parts = [self._column(y, column, filters) for column in range(grid.columns)]
+        left, span = grid.spans[-1]
+        parts.append([self._gap(width - left - span, filters)] if left + span < width else [])
+        return parts
+
+    def _column(self, y: int, column: int, filters: Filters) -> list[Strip]:
+        """Column ``column``'s part of line ``y``: the gap before it and its tile's pieces."""
+        grid = self._layout
         band = grid.band_at(y)
-        if band is None:
-            return self._gap(width, filters)
-        pieces: list[Strip] = []
-        at = 0
-        for column, (left, span) in enumerate(grid.spans):
-            index = band * grid.columns + column
-            if left > at:
-                pieces.append(self._gap(left - at, filters))
-            if index < len(self.tiles):
-                top = grid.bands[band][0]
-                pieces += self._piece(self.tiles[index], y - top, span, filters)
-            else:
-                pieces.append(self._gap(span, filters))
-            at = left + span
-        if at < width:
-            pieces.append(self._gap(width - at, filters))
-        return Strip.join(pieces)
+        assert band is not None
+        left, span = grid.spans[column]
+        before = grid.spans[column - 1][0] + grid.spans[column - 1][1] if column else 0
+        part = [self._gap(left - before, filters)] if left > before else []
+        index = band * grid.columns + column
+        if index < len(self.tiles):
+            part += self._piece(self.tiles[index], y - grid.bands[band][0], span, filters)
+        else:
+            part.append(self._gap(span, filters))
+        return part
 
     def _piece(self, tile: Tile, y: int, width: int, filters: Filters) -> list[Strip]:
         """Line ``y`` of ``tile``'s box, ``width`` cells wide, in pieces (joined once, with the

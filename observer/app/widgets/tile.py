@@ -158,7 +158,8 @@ class Tile:
         visible = model.cursor_visible and row == model.cursor_y
         cursor = int(model.cursor_x) if visible else None
         version = self._versions.get(row, 0)
-        key = (self._epoch, row, version, cursor, shown.left, self.width, blank, filters)
+        key = (self._epoch, row, version, cursor, shown.left, self.width, blank, filters,
+               background)  # fmt: skip
         strip = self._cache.get(key)
         if strip is None:
             if row < 0:

@@ -46,6 +46,13 @@ class Layout:
                 return band
         return None
 
+    def column_at(self, x: int) -> int:
+        """The column of tiles at cell ``x`` (or the one before the gap it is in)."""
+        for column, (left, _) in reversed(list(enumerate(self.spans))):
+            if left <= x:
+                return column
+        return 0
+
     def tile_at(self, x: int, y: int) -> int | None:
         """The tile under the cell ``(x, y)`` (None: a gap or no tile)."""
         for index, box in enumerate(self.boxes):

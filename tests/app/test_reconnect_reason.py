@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from observer.app.app import ObserverApp
 from observer.app.links import ConnectionChanged
-from observer.app.widgets.status_bar import StatusBar
 from observer.app.screens.dashboard import DashboardScreen
+from observer.app.widgets.status_bar import StatusBar
 from tests.app.conftest import played, scripted, tile_title
 from tests.waiting import until
 
@@ -60,8 +60,10 @@ async def test_the_endpoint_the_line_shows_is_not_said_again_before_the_reason()
         links[1].session.failed(refused, retryable=False, now=app.clock())
         links[0].push(ConnectionChanged("reconnecting", reason=DROPPED))
         await until(
-            lambda: "reconnecting" in tile_title(app.screen, 0)
-            and "closed" in tile_title(app.screen, 1),
+            lambda: (
+                "reconnecting" in tile_title(app.screen, 0)
+                and "closed" in tile_title(app.screen, 1)
+            ),
             "both reasons on their tiles",
         )
         lines = [tile_title(app.screen, index) for index in range(2)]

@@ -64,3 +64,16 @@ async def test_a_click_on_a_tile_focuses_it() -> None:
         await pilot.press("enter")
         await pilot.pause(0.1)
         assert app.screen.session is app.links[4].session  # type: ignore[attr-defined]
+
+
+async def test_tab_and_shift_tab_move_between_tiles_as_the_arrows_do() -> None:
+    app = ObserverApp([scripted([b"$ "], identifier=f"agent-{n}") for n in range(3)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await pilot.press("tab", "tab")
+        assert screen.focused_tile is screen.tiles[2]
+        await pilot.press("shift+tab")
+        assert screen.focused_tile is screen.tiles[1]
+        assert screen.focused is screen.grid  # the keys stay on the dashboard's one widget

@@ -201,27 +201,12 @@ class TerminalCanvas(Widget):
             )
             regions = [Region(0, top, width, height) for top, height in row_runs(shown)]
             if regions:
-                self._repaint(regions)
+                self.refresh(*regions)
         self._pending.clear()
         self._whole = False
         if self._crop != self._crop_told:
             self._crop_told = self._crop
             self.crop_changed()
-
-    def _repaint(self, regions: list[Region]) -> None:
-        """``refresh(*regions)`` for rows whose cells changed, and nothing else: the regions
-        are marked and the screen is told at once. Textual's refresh posts the view a message,
-        whose idle handler posts the screen one, whose idle handler wakes its update timer;
-        with 40 tiles at 5 frames a second that was 600 messages a second, a tenth of the
-        client's time. Size, styles and layout are left alone, as they did not change; where
-        the screen is not the one shown (a tile under an opened one), Textual's way is taken."""
-        screen = self.screen
-        if not (self.display and screen.is_current and screen in screen._compositor):
-            self.refresh(*regions)
-            return
-        self._set_dirty(*regions)
-        screen._dirty_widgets.add(self)
-        screen.check_idle()
 
     # -- geometry -------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from observer.app import callback_counts, textual_patches
+from observer.app import textual_patches
 from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link, dispatch
@@ -82,7 +82,6 @@ class ObserverApp(App[int]):
             spawn=lambda job: self.run_worker(job, group="desktop", exit_on_error=False),
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
-        callback_counts.install()
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)

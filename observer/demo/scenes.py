@@ -136,11 +136,11 @@ async def _settle(pilot: Pilot[int], clock: Clock, seconds: float = 0.0) -> None
     clock.now += seconds
     app.check_agents()  # the timer may not have ticked yet: notify deterministically now
     for screen in pilot.app.screen_stack:
-        for widget in screen.query("StatusBar, Tile"):
+        for widget in screen.query("StatusBar"):
             widget.refresh()
-            update = getattr(widget, "update_title", None)
-            if update is not None:
-                update()
+        update = getattr(screen, "update_titles", None)  # the dashboard's tiles
+        if update is not None:
+            update()
     await pilot.pause(0.1)
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
+from textual.timer import Timer
+from textual.widget import Widget
 
 from observer.app import textual_patches
 from observer.app.links import ConnectionChanged, ScriptedLink, Step
@@ -65,3 +67,51 @@ def textual_patched() -> Iterator[None]:
         yield
     finally:
         textual_patches.uninstall()
+
+
+def tile_lines(screen: object, index: int, *, border: bool = False) -> list[str]:
+    """What the dashboard shows of tile ``index``, line by line, inside its border: its title
+    line, then its terminal's rows (``screen`` is a ``DashboardScreen``); with ``border``, the
+    border's lines and columns too."""
+    from observer.app.screens.dashboard import DashboardScreen
+
+    assert isinstance(screen, DashboardScreen)
+    grid = screen.grid
+    x, y, width, height = grid.tile_region(index).translate(-grid.content_region.offset)
+    edge = 0 if border else 1
+    return [
+        grid.render_line(row).text[x + edge : x + width - edge]
+        for row in range(y + edge, y + height - edge)
+    ]
+
+
+def tile_offset(screen: object, index: int) -> tuple[int, int]:
+    """A cell of tile ``index`` in the dashboard's grid (where a click lands on it)."""
+    from observer.app.screens.dashboard import DashboardScreen
+
+    assert isinstance(screen, DashboardScreen)
+    region = screen.grid.tile_region(index).translate(-screen.grid.content_region.offset)
+    return region.x + 2, region.y + 3
+
+
+def tile_title(screen: object, index: int) -> str:
+    """The title line tile ``index`` shows (cut to its width)."""
+    return tile_lines(screen, index)[0]
+
+
+def tile_text(screen: object, index: int) -> str:
+    """The rows of its agent's screen tile ``index`` shows."""
+    return "\n".join(tile_lines(screen, index)[1:])
+
+
+def timer_delays(widget: Widget) -> list[float]:
+    """The delay of every timer ``widget`` sets from now on (a list that grows)."""
+    delays: list[float] = []
+    set_timer = widget.set_timer
+
+    def timed(delay: float, callback: Callable[[], None]) -> Timer:
+        delays.append(delay)
+        return set_timer(delay, callback)
+
+    widget.set_timer = timed  # type: ignore[method-assign, assignment]
+    return delays

@@ -10,13 +10,11 @@ from rich.color import Color
 from observer.app.app import ObserverApp
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
-from observer.app.widgets.one_line import OneLine
 from observer.app.widgets.terminal_view import TerminalView
-from observer.app.widgets.tile import Tile
 from observer.errors import ThemeError
 from observer.protocol.events import Exited
 from observer.themes import load_theme
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, tile_text, tile_title
 
 SIZE = (120, 36)
 
@@ -27,12 +25,9 @@ async def test_several_sessions_open_as_a_dashboard_of_live_tiles() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)
         assert isinstance(app.screen, DashboardScreen)
-        tiles = list(app.screen.query(Tile))
-        assert len(tiles) == 3
-        for n, tile in enumerate(tiles):
-            view = tile.query_one(TerminalView)
-            text = "\n".join(view.render_line(y).text for y in range(view.size.height))
-            assert f"agent {n} says hi" in text
+        assert len(app.screen.tiles) == 3
+        for n in range(3):
+            assert f"agent {n} says hi" in tile_text(app.screen, n)
 
 
 async def test_enter_opens_the_focused_tile_and_escape_goes_back() -> None:
@@ -61,9 +56,11 @@ async def test_an_agent_exit_is_notified_on_the_dashboard() -> None:
         sources[1].push(Exited(3))
         await pilot.pause(0.2)
         assert any("a1" in n.message and "status 3" in n.message for n in app._notifications)
-        tile = list(app.screen.query(Tile))[1]
-        tile.update_title()
-        assert "exited 3" in tile.query_one(".tile-title", OneLine).text.plain
+        assert isinstance(app.screen, DashboardScreen)
+        app.screen.update_titles()
+        assert "exited 3" in app.screen.tiles[1].title.plain
+        await pilot.pause(0.1)
+        assert "exited 3" in tile_title(app.screen, 1)
 
 
 async def test_switching_theme_recolours_the_terminal() -> None:

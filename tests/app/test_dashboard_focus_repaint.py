@@ -1,48 +1,79 @@
-"""Moving the focus between tiles repaints the two tiles, not the whole dashboard.
+"""Moving the focus between tiles repaints the two tiles' borders, not the whole dashboard.
 
 Textual repaints the whole screen when a screen's focus changes: with 40 tiles each arrow key
-drew every tile and wrote 75 KB to the terminal (the focus key took up to 270 ms). The tile
-that loses the focus and the one that gains it repaint their borders themselves.
+drew every tile and wrote 75 KB to the terminal (the focus key took up to 270 ms). The grid
+keeps the focus; the tile that loses the cursor and the one that gains it repaint their borders.
 """
 
 from __future__ import annotations
 
-import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.sparse_compositor import SparseCompositor
-from observer.app.widgets.tile import Tile
-from tests.app.conftest import scripted
+from observer.app.screens.dashboard import DashboardScreen
+from observer.app.widgets.fleet_grid import FleetGrid
+from tests.app.conftest import scripted, tile_offset
 
 
-async def test_a_focus_move_repaints_the_two_tiles_only(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_focus_move_repaints_the_two_tiles_borders_only() -> None:
     app = ObserverApp([scripted([b"$ "], identifier=f"agent-{n}") for n in range(6)])
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)
-        full: list[bool] = []
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        grid = screen.grid
         repainted: list[Region] = []
-        partial = SparseCompositor.render_partial_update
-        whole = SparseCompositor.render_full_update
+        whole: list[object] = []
+        refresh, screen_refresh = grid.refresh, screen.refresh
 
-        def partial_update(self: SparseCompositor) -> object:
-            repainted.extend(self._dirty_regions)
-            return partial(self)
+        def spy(*regions: Region, **kwargs: bool) -> FleetGrid:
+            repainted.extend(regions)
+            if not regions:
+                whole.append(grid)
+            return refresh(*regions, **kwargs)
 
-        def full_update(self: SparseCompositor, simplify: bool = False) -> object:
-            full.append(True)
-            return whole(self, simplify)
+        def screen_spy(*regions: Region, **kwargs: bool) -> object:
+            whole.append(screen)
+            return screen_refresh(*regions, **kwargs)
 
-        monkeypatch.setattr(SparseCompositor, "render_partial_update", partial_update)
-        monkeypatch.setattr(SparseCompositor, "render_full_update", full_update)
-        first, second = list(app.screen.query(Tile))[:2]
-        assert app.screen.focused is first
+        grid.refresh = spy  # type: ignore[method-assign]
+        screen.refresh = screen_spy  # type: ignore[method-assign]
+        first, second = screen.tiles[:2]
+        assert screen.focused is grid and screen.focused_tile is first
         await pilot.press("right")
         await pilot.pause(0.3)
-        assert app.screen.focused is second
-        assert not full
-        for tile in (first, second):  # both borders: the corner's colour changed
-            corner = tile.region.offset
-            assert any(region.contains_point(corner) for region in repainted), tile
-        others = [tile.region for tile in app.screen.query(Tile)][2:]
-        assert not any(region.overlaps(other) for region in repainted for other in others)
+        assert screen.focused_tile is second
+        assert not whole
+        offset = grid.content_region.offset
+        boxes = [grid.tile_region(index).translate(-offset) for index in range(6)]
+        for box in boxes[:2]:  # both borders: the corner's colour changed
+            assert any(region.contains_point(box.offset) for region in repainted), box
+        for region in repainted:  # a border's row or column, nothing inside
+            assert region.height == 1 or region.width == 1, region
+        assert not any(region.overlaps(other) for region in repainted for other in boxes[2:])
+
+
+async def test_a_click_on_a_tile_focuses_it() -> None:
+    app = ObserverApp([scripted([b"$ "], identifier=f"agent-{n}") for n in range(6)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await pilot.click(FleetGrid, offset=tile_offset(screen, 4))
+        assert screen.focused_tile is screen.tiles[4]
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert app.screen.session is app.links[4].session  # type: ignore[attr-defined]
+
+
+async def test_tab_and_shift_tab_move_between_tiles_as_the_arrows_do() -> None:
+    app = ObserverApp([scripted([b"$ "], identifier=f"agent-{n}") for n in range(3)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await pilot.press("tab", "tab")
+        assert screen.focused_tile is screen.tiles[2]
+        await pilot.press("shift+tab")
+        assert screen.focused_tile is screen.tiles[1]
+        assert screen.focused is screen.grid  # the keys stay on the dashboard's one widget

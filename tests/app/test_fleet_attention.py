@@ -12,7 +12,7 @@ from observer.app.app import ObserverApp
 from observer.app.desktop import notification_sequence
 from observer.app.links import ScriptedLink
 from observer.app.screens.dashboard import DashboardScreen
-from observer.app.widgets.one_line import OneLine
+from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
 from observer.client.watched import WatchedSession
@@ -20,7 +20,7 @@ from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived
 from observer.recording.castfiles import open_cast
 from observer.transport.settings import ConnectionSettings
-from tests.app.conftest import greeting, scripted
+from tests.app.conftest import greeting, scripted, tile_lines, tile_offset
 from tests.client_support import live_link
 from tests.hostile.live import HostileAgent, hostile_agent, status
 
@@ -37,7 +37,7 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 
 
 def title(tile: Tile) -> str:
-    return tile.query_one(".tile-title", OneLine).text.plain  # the whole line, before the cut
+    return tile.title.plain  # the whole line, before the cut
 
 
 async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> None:
@@ -48,13 +48,15 @@ async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> N
         assert isinstance(app.screen, DashboardScreen)
         tile = app.screen.tiles[1]
         links[1].push(OutputReceived(PERMISSION, 7))
-        await until(lambda: tile.has_class("-attention"), "the tile's attention border")
+        await until(lambda: tile.attention, "the tile's attention border")
+        await until(lambda: "┏" in tile_lines(app.screen, 1, border=True)[0], "the heavy border")
         assert "needs permission" in title(tile)
         assert "Claude needs your permission to use Bash" in title(tile)
-        assert not app.screen.tiles[0].has_class("-attention")
+        assert not app.screen.tiles[0].attention
+        assert "╭" in tile_lines(app.screen, 0, border=True)[0]
         assert not app._notifications  # the tile says it: no toast over the dashboard
         # Looking at another agent full size, a toast says it.
-        app.screen.tiles[0].focus()
+        await pilot.click(FleetGrid, offset=tile_offset(app.screen, 0))
         await pilot.press("enter")
         await until(lambda: not isinstance(app.screen, DashboardScreen), "the full view")
         links[2].push(OutputReceived(PERMISSION, 7))
@@ -164,7 +166,7 @@ async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() ->
         await pilot.press("right")  # tile 2 (a1), which needs nothing
         for expected in (2, 0, 2):
             await pilot.press("n")
-            assert screen.focused is screen.tiles[expected]
+            assert screen.focused_tile is screen.tiles[expected]
 
 
 async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back() -> None:

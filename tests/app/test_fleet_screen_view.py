@@ -15,6 +15,7 @@ from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.terminal_view import TerminalView
 from observer.server import Server
 from observer.transport.connection import Connection
+from tests.app.conftest import tile_text, timer_delays
 from tests.client_support import serving
 
 pytestmark = pytest.mark.timeout(60)
@@ -42,6 +43,9 @@ def viewers(server: Server, identifier: str) -> int:
 
 
 def shown(app: ObserverApp) -> str:
+    """The first tile's terminal on the dashboard, or the opened session's view."""
+    if isinstance(app.screen, DashboardScreen):
+        return tile_text(app.screen, 0)
     view = app.screen.query(TerminalView).first()
     return "\n".join(view.render_line(y).text for y in range(view.size.height))
 
@@ -75,32 +79,26 @@ async def test_a_tile_in_the_screen_view_draws_each_frame_as_it_comes(
     fleet: tuple[Server, list[Connection]],
 ) -> None:
     """The server paces the frames: a tile that held them to its own frame interval too drew a
-    frame that came a little early most of a frame late (50 ms at the median with 40 tiles)."""
-    from observer.app.widgets.terminal_canvas import FRAME
-    from observer.app.widgets.tile import TILE_FRAME, Tile
+    frame that came a little early most of a frame late (50 ms at the median with 40 tiles).
+    The grid draws each within one of its own frames, a fraction of a tile's interval."""
+    from observer.app.widgets.fleet_grid import FRAME
+    from observer.client.tile_view import TILE_FPS
 
     _server, links = fleet
     app = ObserverApp(links)
     async with app.run_test(size=(120, 30)) as pilot:
         await until(lambda: all(link.session.view == "screen" for link in links), "screen views")
         await until(lambda: "tick" in shown(app), "the tile's screen")
-        view = app.screen.query(Tile).first().query_one(TerminalView)
-        now = [1000.0]
-        view.clock = lambda: now[0]
-        await until(lambda: view._timer is None, "the tile's last frame drawn")
-        view._last_frame = now[0]  # a frame was drawn just now
-        view.mark_dirty({0})  # and the next came early
-        timer = view._timer
-        assert timer is not None and timer._interval <= FRAME + 1e-9 < TILE_FRAME
-        await until(lambda: view._timer is None, "that frame drawn")
-        now[0] += 0.2  # the next frame comes a tile's interval later: drawn at once, no timer
-        drawn = view.frames
-        view.mark_dirty({1})
-        assert view.frames == drawn + 1 and view._timer is None
+        assert all(link.session.paced for link in links)
+        grid = app.screen.grid
+        delays = timer_delays(grid)
+        frames = grid.frames
+        await until(lambda: grid.frames >= frames + 5, "five frames")
+        assert all(delay <= FRAME + 1e-9 for delay in delays) and FRAME < 1 / TILE_FPS
         await pilot.press("enter")  # the full view streams; its own pacing is the view's
         await pilot.press("escape")
         await until(lambda: links[0].session.view == "screen", "the screen view again")
-        assert view.paced()
+        assert links[0].session.paced
 
 
 TOP_ROW = (
@@ -114,8 +112,6 @@ TOP_ROW = (
 
 
 async def test_a_tile_paints_the_rows_it_shows_and_the_rest_when_it_grows() -> None:
-    from observer.app.widgets.tile import Tile
-
     async with serving(TOP_ROW, ("a", "b"), size=(60, 24)) as (server, links):
         app = ObserverApp(links)
         session = links[0].session
@@ -131,4 +127,4 @@ async def test_a_tile_paints_the_rows_it_shows_and_the_rest_when_it_grows() -> N
             await pilot.pause(0.1)
             assert session.model.text()[0] == "top 19"
             await until(lambda: "top 19" in shown(app), "the top row in the grown tile")
-            assert app.screen.query(Tile).first().query_one(TerminalView).size.height >= 24
+            assert app.screen.tiles[0].height >= 24  # type: ignore[attr-defined]

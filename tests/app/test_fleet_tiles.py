@@ -9,12 +9,12 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.terminal_view import TerminalView
-from observer.app.widgets.tile import TILE_FRAME, Tile
+from observer.app.widgets.fleet_grid import FRAME, FleetGrid
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, tile_text, timer_delays
+from tests.hostile.live import until
 
 PROFILES = """
 [profiles.one]
@@ -52,31 +52,56 @@ def test_one_watched_session_keeps_its_scrollback(opened: list[ObserverApp]) -> 
     assert session.scrollback == DEFAULT_SCROLLBACK and len(session.model.history) > 70
 
 
-async def test_a_tile_repaints_a_few_times_a_second_and_only_the_row_that_changed() -> None:
+async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_changed() -> None:
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)
-        view = app.screen.query(Tile).first().query_one(TerminalView)
+        grid = app.screen.grid
         refreshed: list[tuple[Region, ...]] = []
-        mark = view._set_dirty  # what the view marks to be drawn again (none: all of it)
+        refresh = grid.refresh
 
-        def spy(*regions: Region) -> None:
+        def spy(*regions: Region, **kwargs: bool) -> FleetGrid:
             refreshed.append(regions)
-            mark(*regions)
+            return refresh(*regions, **kwargs)
 
-        view._set_dirty = spy  # type: ignore[method-assign]
-        frames = view.frames
+        grid.refresh = spy  # type: ignore[method-assign]
+        frames = grid.frames
         started = asyncio.get_running_loop().time()
         for n in range(100):  # an agent redrawing one row 100 times a second, for a second
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
         elapsed = asyncio.get_running_loop().time() - started
-        await pilot.pause(2 * TILE_FRAME)
-        drawn = view.frames - frames
-        assert 2 <= drawn <= elapsed * 10 + 2  # a few frames a second, not the agent's 100
+        await pilot.pause(2 * FRAME)
+        drawn = grid.frames - frames
+        assert 2 <= drawn <= elapsed / FRAME + 2  # one frame per change at most, a frame apart
         assert refreshed and all(len(regions) == 1 for regions in refreshed)
-        assert "count 99" in "".join(view.render_line(y).text for y in range(view.size.height))
+        box = grid.tile_region(0).translate(-grid.content_region.offset)
+        assert all(r.height == 1 and box.contains_region(r) for (r,) in refreshed)
+        assert "count 99" in tile_text(app.screen, 0)
+
+
+async def test_a_change_is_drawn_at_once_after_a_quiet_spell_and_within_a_frame_of_the_last() -> (
+    None
+):
+    links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
+    app = ObserverApp(links)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        grid = app.screen.grid
+        now = [grid.clock() + 10.0]  # the last frame was long ago
+        grid.clock = lambda: now[0]
+        delays = timer_delays(grid)
+        frames = grid.frames
+        links[1].push(OutputReceived(b"\x1b[5;1Hchanged", 5))
+        await until(lambda: grid.frames > frames, "the change drawn")
+        assert not delays  # drawn as it came: no timer
+        now[0] += FRAME / 3  # the next change comes a third of a frame later
+        links[0].push(OutputReceived(b"\x1b[5;1Hnext", 5))
+        await until(lambda: grid.frames > frames + 1, "the next change drawn")
+        assert "changed" in tile_text(app.screen, 1) and "next" in tile_text(app.screen, 0)
+        (delay,) = delays  # the first was drawn at once, without a timer
+        assert delay == pytest.approx(FRAME * 2 / 3)  # the next waited the rest of a frame
 
 
 async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_closes() -> None:
@@ -84,22 +109,22 @@ async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_c
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)
-        tile = app.screen.query(Tile).first()
-        view = tile.query_one(TerminalView)
+        dashboard = app.screen
+        grid = dashboard.grid
         await pilot.press("ctrl+p")  # the command palette: a dialog over the dashboard
         await pilot.pause(0.2)
-        assert tile.paused
-        frames = view.frames
+        assert grid.paused
+        frames = grid.frames
         for n in range(20):
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
-        await pilot.pause(3 * TILE_FRAME)
-        assert view.frames == frames  # the dashboard beneath was not repainted
+        await pilot.pause(3 * FRAME)
+        assert grid.frames == frames  # the dashboard beneath was not repainted
         assert "count 19" in links[0].session.model.text()[4]  # the session kept up
         await pilot.press("escape")
-        await pilot.pause(3 * TILE_FRAME)
-        assert not tile.paused
-        assert "count 19" in "".join(view.render_line(y).text for y in range(view.size.height))
+        await pilot.pause(3 * FRAME)
+        assert not grid.paused
+        assert "count 19" in tile_text(dashboard, 0)
 
 
 async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_version() -> None:
@@ -109,11 +134,10 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)
-        view = app.screen.query(Tile).first().query_one(TerminalView)
+        tile = app.screen.tiles[0]
         for n in range(150):  # 150 versions of the rows on screen, each drawn
             links[0].push(OutputReceived(b"\x1b[1;1H\x1b[2Jcount %d\r\n%d" % (n, n), 20 + 9 * n))
             await pilot.pause()
-            for y in range(view.size.height):
-                view.render_line(y)
-        assert "count 149" in "".join(view.render_line(y).text for y in range(view.size.height))
-        assert len(view._cache) <= max(64, 4 * view.size.height) < 2 * 150
+            tile_text(app.screen, 0)
+        await until(lambda: "count 149" in tile_text(app.screen, 0), "the last version")
+        assert len(tile._cache) <= max(64, 4 * tile.height) < 2 * 150

@@ -24,7 +24,6 @@ from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.replay import ReplayScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
-from observer.app.widgets.tile import Tile
 from observer.app.widgets.timeline import TimelineBar
 from tests.app.conftest import played, scripted
 from tests.app.test_replay import FrozenClock, counting, write_cast
@@ -64,8 +63,10 @@ async def test_dashboard_notifications_lie_on_the_key_line_and_cover_no_tile(
         assert text == "Theme not loaded: a long second line that must not open a row"
         footer = app.screen.query_one(Footer)
         assert region.height == 1 and region.y == footer.region.y and region.right == size[0]
-        for tile in app.screen.query(Tile):
-            assert not region.overlaps(tile.region), (region, tile.region)
+        grid = app.screen.grid
+        for index in range(4):
+            tile = grid.tile_region(index)
+            assert not region.overlaps(tile), (region, tile)
         row = painted_row(app, region.y)
         assert all(isinstance(w, Toast) for w in row[region.x :])
         assert all(w is footer or footer in w.ancestors for w in row[: region.x])

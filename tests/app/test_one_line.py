@@ -10,9 +10,8 @@ from rich.text import Text
 from observer.app.app import ObserverApp
 from observer.app.widgets.one_line import OneLine, fit_line
 from observer.app.widgets.replay_status import ReplayStatus
-from observer.app.widgets.tile import Tile
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, tile_title
 from tests.app.test_replay import replaying, write_cast
 from tests.waiting import until
 
@@ -41,11 +40,10 @@ async def test_a_closed_tile_shows_its_name_and_the_start_of_its_error(
     async with app.run_test(size=size) as pilot:
         await pilot.pause(0.2)
         links[3].session.connection_failed(ERROR, retryable=False, now=0.0)
-        tile = list(app.screen.query(Tile))[3]
-        tile.update_title()
+        app.screen.update_titles()
         await pilot.pause(0.1)
-        line = shown(tile.query_one(".tile-title", OneLine))
-        width = tile.query_one(".tile-title", OneLine).size.width
+        line = tile_title(app.screen, 3)
+        width = len(line)
         whole = f" 4  delta  closed: {ERROR}"
         assert width > 4 and line == whole[: width - 1] + "…", line
 
@@ -74,13 +72,13 @@ async def test_a_narrow_tile_that_needs_someone_still_shows_its_name_first() -> 
     async with app.run_test(size=(40, 12)) as pilot:
         await pilot.pause(0.2)
         links[3].push(OutputReceived(b"\x1b]9;Claude needs your permission to use Bash\x07", 0))
-        tile = list(app.screen.query(Tile))[3]
+        tile = app.screen.tiles[3]
         for _ in range(100):
-            if tile.has_class("-attention"):
+            if tile.attention:
                 break
             await pilot.pause(0.05)
-        tile.update_title()
+        app.screen.update_titles()
         await pilot.pause(0.1)
-        line = shown(tile.query_one(".tile-title", OneLine))
-        assert tile.has_class("-attention") and line.startswith(" 4  delta  "), line
+        line = tile_title(app.screen, 3)
+        assert tile.attention and line.startswith(" 4  delta  "), line
         assert line.endswith("…")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from observer.app.app import ObserverApp
 from observer.app.links import ConnectionChanged
-from observer.app.widgets.one_line import OneLine
+from observer.app.screens.dashboard import DashboardScreen
 from observer.app.widgets.status_bar import StatusBar
-from observer.app.widgets.tile import Tile
-from tests.app.conftest import played, scripted
+from tests.app.conftest import played, scripted, tile_title
 from tests.waiting import until
 
 
-def title_line(tile: Tile) -> str:
-    return tile.query_one(".tile-title", OneLine).render_line(0).text
+def tiles_shown(app: ObserverApp) -> bool:
+    """Whether the dashboard's tiles are laid out."""
+    return isinstance(app.screen, DashboardScreen) and bool(app.screen.grid.size.area)
 
 
 DROPPED = "ws://127.0.0.1:9 refused the connection — is the server running on port 9?"
@@ -22,13 +22,11 @@ async def test_a_reconnecting_tile_says_why_without_the_advice() -> None:
     links = [scripted(identifier=name) for name in ("alpha", "beta")]
     app = ObserverApp(links)
     async with app.run_test(size=(200, 24)):
-        tiles = await until(lambda: list(app.screen.query(Tile)), "the tiles")
+        await until(lambda: tiles_shown(app), "the tiles")
         links[1].push(ConnectionChanged("reconnecting", reason=DROPPED))
-        tile = tiles[1]
-        tile.update_title()
         reason = "reconnecting: ws://127.0.0.1:9 refused the connection"
-        await until(lambda: reason in title_line(tile), "the reason on the tile")
-        line = title_line(tile)
+        await until(lambda: reason in tile_title(app.screen, 1), "the reason on the tile")
+        line = tile_title(app.screen, 1)
         assert "is the server running" not in line  # the advice went by in the notice
 
 
@@ -56,15 +54,18 @@ async def test_the_endpoint_the_line_shows_is_not_said_again_before_the_reason()
     for link in links:
         link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
     app = ObserverApp(links)
-    async with app.run_test(size=(200, 24)) as pilot:
-        await until(lambda: list(app.screen.query(Tile)), "the tiles")
+    async with app.run_test(size=(200, 24)):
+        await until(lambda: tiles_shown(app), "the tiles")
         refused = "ws://127.0.0.1:9 has no session 'delta' (HTTP 404) — fix the profile"
         links[1].session.connection_failed(refused, retryable=False, now=app.clock())
         links[0].push(ConnectionChanged("reconnecting", reason=DROPPED))
-        lines = []
-        for tile in app.screen.query(Tile):
-            tile.update_title()
-            await pilot.pause()
-            lines.append(title_line(tile))
+        await until(
+            lambda: (
+                "reconnecting" in tile_title(app.screen, 0)
+                and "closed" in tile_title(app.screen, 1)
+            ),
+            "both reasons on their tiles",
+        )
+        lines = [tile_title(app.screen, index) for index in range(2)]
     assert lines[0].startswith(" 1  alpha  reconnecting: refused the connection  · ws://"), lines
     assert lines[1].startswith(" 2  delta  closed: has no session 'delta' (HTTP 404)"), lines

@@ -15,9 +15,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.one_line import OneLine
-from observer.app.widgets.terminal_view import TerminalView
-from observer.app.widgets.tile import Tile
+from observer.app.widgets.fleet_grid import FleetGrid
 from tests.app.conftest import scripted
 
 
@@ -35,7 +33,7 @@ async def test_switching_screens_restyles_no_tile(
         def counted(self: Stylesheet, node: DOMNode, *args: object, **kwargs: object) -> None:
             on_dashboard = node is dashboard or dashboard in node.ancestors
             restyled["dashboard" if on_dashboard else "in front"] += 1
-            if isinstance(node, Tile | OneLine | TerminalView) and on_dashboard:
+            if isinstance(node, FleetGrid) and on_dashboard:
                 restyled["tile"] += 1
             apply(self, node, *args, **kwargs)  # type: ignore[arg-type]
 

@@ -1,4 +1,4 @@
-"""What a terminal view keeps of the rows it drew: one strip per row version, nothing derived.
+"""What a tile keeps of the rows it drew: one strip per row version, nothing derived.
 
 Textual keeps every strip derived from another (cut to the view, filtered) in caches on that
 one, and each strip carries seven cache objects of its own. Keeping the whole row a view cut its
@@ -18,7 +18,8 @@ from textual.filter import Monochrome
 from textual.strip import Strip
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.terminal_view import TerminalView
+from observer.app.screens.dashboard import DashboardScreen
+from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted
 
 CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_offsets_cache")
@@ -26,31 +27,35 @@ CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_off
 
 @pytest.mark.usefixtures("textual_patched")  # as the command that starts the app runs it
 async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> None:
-    app = ObserverApp([scripted([b"$ "], identifier=f"a{n}", cols=120, rows=30) for n in range(4)])
+    links = [scripted([b"$ "], identifier=f"a{n}", cols=120, rows=30) for n in range(4)]
+    app = ObserverApp(links)
     app._filters.append(Monochrome())  # a line filter in play, as NO_COLOR sets
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause(0.3)
-        views = list(app.screen.query(TerminalView))
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
         rng = random.Random(1)
+        offset = 2
         for frame in range(40):  # every row of every tile changes, in truecolour
-            for view in views:
-                view.session.model.feed(
-                    b"".join(
-                        b"\x1b[%d;1H\x1b[38;2;%d;9;9mrow %d v%d" % (y, rng.randrange(256), y, frame)
-                        for y in range(1, 31)
-                    )
-                )
-                view.mark_dirty(set(range(30)))
+            chunk = b"".join(
+                b"\x1b[%d;1H\x1b[38;2;%d;9;9mrow %d v%d" % (y, rng.randrange(256), y, frame)
+                for y in range(1, 31)
+            )
+            for link in links:
+                link.push(OutputReceived(chunk, offset))
+            offset += len(chunk)
             await pilot.pause(0.02)
         await pilot.pause(0.3)
         kept = []
-        for view in views:
-            for key in list(view._cache.keys()):
-                _cells, strip = view._cache[key]
-                assert strip.cell_length == view.size.width  # the line as the tile shows it
+        for tile in screen.tiles:
+            for key in list(tile._cache.keys()):
+                strip = tile._cache[key]
+                assert strip.cell_length == tile.width  # the line as the tile shows it
                 assert not any(getattr(strip, cache) for cache in CACHES), strip
                 kept.append(strip)
         assert kept  # the tiles drew their rows
+        lines = list(screen.grid._lines.values())  # the grid's lines, as drawn
+        assert all(line.cell_length == screen.grid.size.width for line in lines)
         gc.collect()
         alive = sum(1 for thing in gc.get_objects() if isinstance(thing, Strip))
-        assert alive < len(kept) + 150, (alive, len(kept))  # the rest: titles, key line
+        assert alive < len(kept) + len(lines) + 150, (alive, len(kept), len(lines))

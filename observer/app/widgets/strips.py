@@ -12,9 +12,12 @@ from collections.abc import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.strip import Strip
 
-from observer.terminal import Cell
+from observer.render.rich_cells import Palette, glyph_span, glyphs_to_segments
+from observer.terminal import Cell, TerminalModel
 
 MORE_LEFT = "‹"
 MORE_RIGHT = "›"
@@ -27,6 +30,32 @@ def placed(strip: Strip, left: int, width: int, blank: Style) -> Strip:
     pad = -left
     rest = max(0, width - pad - strip.cell_length)
     return Strip.join([Strip.blank(pad, blank), strip, Strip.blank(rest, blank)])
+
+
+def screen_row(
+    model: TerminalModel,
+    row: int,
+    palette: Palette,
+    *,
+    cursor: int | None,
+    left: int,
+    width: int,
+    blank: Style,
+    matches: Sequence[tuple[int, int]] = (),
+) -> Strip:
+    """Screen row ``row`` of ``model`` as a view ``width`` columns wide from column ``left``
+    shows it (:func:`placed`), with the cursor at column ``cursor`` and search ``matches``.
+
+    Only the columns shown are made into segments (a tile shows a corner of its agent's
+    screen): making the whole row's and cutting them cost as much again at each version.
+    """
+    glyphs = model.glyphs(row)
+    start, end, length = glyph_span(glyphs, left, width)
+    if start:
+        cursor = None if cursor is None else cursor - start
+        matches = tuple((first - start, last - start) for first, last in matches)
+    segments = glyphs_to_segments(glyphs[start:end], palette, cursor, matches)
+    return placed(Strip(segments, length), left - start, width, blank)
 
 
 def overlaid(strip: Strip, start: int, stop: int, style: Style) -> Strip:
@@ -65,3 +94,13 @@ def marked(strip: Strip, sides: tuple[bool, bool], style: Style, keep: int | Non
 def bar(text: str, width: int, style: Style) -> Strip:
     """A row of ``text`` centred across the view."""
     return Strip([Segment(text.center(width)[:width], style)], width)
+
+
+def filtered(strip: Strip, filters: Sequence[LineFilter], background: Color | None) -> Strip:
+    """``strip`` through ``filters``, as ``Strip.apply_filter`` without keeping the result in
+    ``strip``'s caches (a view keeps the filtered strip, not the one it was made from: Textual
+    keeps every strip derived from another in caches on that one)."""
+    for line_filter in filters:
+        assert background is not None
+        strip = Strip(line_filter.apply(list(strip), background), strip.cell_length)
+    return strip

@@ -34,8 +34,9 @@ from observer.app.widgets import strips
 from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
-from observer.app.widgets.viewport import Crop, Geometry, Window, crop, window
-from observer.render.rich_cells import Palette, cells_to_segments, glyph_span, glyphs_to_segments
+from observer.app.widgets.strips import filtered as _filtered
+from observer.app.widgets.viewport import Crop, Geometry, Window, crop, row_runs, window
+from observer.render.rich_cells import Palette, cells_to_segments
 from observer.terminal import Cell
 
 FRAME = 1 / 60
@@ -205,7 +206,7 @@ class TerminalCanvas(Widget):
                 for row in self._pending
                 if window.first <= history + row < window.first + window.count
             )
-            regions = [Region(0, top, width, height) for top, height in _runs(shown)]
+            regions = [Region(0, top, width, height) for top, height in row_runs(shown)]
             if regions:
                 self.refresh(*regions)
         self._pending.clear()
@@ -424,14 +425,10 @@ class TerminalCanvas(Widget):
         kept = self._cache.get(key)
         if kept is not None and kept[0] == glyphs:
             return kept[1]
-        # Only the columns shown are made into segments (a tile shows a corner of its agent's
-        # screen): making the whole row's, then cutting and filtering them, cost three times.
-        start, end, length = glyph_span(glyphs, left, width)
-        if start:
-            cursor = None if cursor is None else cursor - start
-            matches = tuple((first - start, last - start) for first, last in matches)
-        segments = glyphs_to_segments(glyphs[start:end], self.palette, cursor, matches)
-        strip = strips.placed(Strip(segments, length), left - start, width, blank)
+        strip = strips.screen_row(
+            model, row, self.palette, cursor=cursor, left=left, width=width, blank=blank,
+            matches=matches,
+        )  # fmt: skip
         strip = _filtered(strip, filters, background)
         self._cache[key] = (list(glyphs), strip)
         return strip
@@ -444,23 +441,3 @@ class TerminalCanvas(Widget):
             else " ↓ scrolled back — jump to live (end) "
         )
         return strips.bar(text, width, self._edge())
-
-
-def _runs(rows: list[int]) -> list[tuple[int, int]]:
-    """Sorted, distinct ``rows`` as runs of consecutive rows: (first, how many)."""
-    runs: list[tuple[int, int]] = []
-    for row in rows:
-        if runs and runs[-1][0] + runs[-1][1] == row:
-            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
-        else:
-            runs.append((row, 1))
-    return runs
-
-
-def _filtered(strip: Strip, filters: tuple[LineFilter, ...], background: Color | None) -> Strip:
-    """``strip`` through ``filters``, as ``Strip.apply_filter`` without keeping the result in
-    ``strip``'s caches (the one kept is the filtered strip: see ``TerminalCanvas._placed``)."""
-    for line_filter in filters:
-        assert background is not None
-        strip = Strip(line_filter.apply(list(strip), background), strip.cell_length)
-    return strip

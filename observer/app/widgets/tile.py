@@ -1,143 +1,195 @@
-"""A dashboard tile: one session's title line over its cropped live terminal.
+"""A dashboard tile: one session's title line over its cropped live terminal (no widget).
+
+The dashboard's one widget (:class:`~observer.app.widgets.fleet_grid.FleetGrid`) draws every
+tile; a :class:`Tile` keeps what one of them shows between frames: its title, whether its agent
+needs someone, which rows changed since the last frame, and the rows it painted, one strip per
+(row, version) as Textual's ``Log`` keeps its lines.
 
 The title line, most important first (a narrow tile cuts its end with ``…``): the tile's number,
 the session's name (its profile's: the label's first part), a badge with what the agent needs
 (``needs permission``...: the border says it too), then the agent's own words, or its state, or
 why the session failed; its progress where it reports one; the rest of the label (the endpoint).
-A tile whose agent needs someone has a heavy warning border.
 
 A tile asks its session for the screen's state rather than the byte stream (the screen view:
-the server sends the rows that changed, at most as often as a tile repaints), where the peer can
-send it and nothing records the session; the session core decides that. The tile tells its
-session which rows its crop shows: the rows it does not show are painted into its model only when
-they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs the rows
-it shows. While the dashboard is hidden or under a dialog, a tile draws
-nothing (a dialog repaints the whole dashboard beneath it for each change of any tile: 40 tiles
-made the command palette take seconds to open); it keeps the rows that changed meanwhile and
-draws them when the dashboard shows again.
+the server sends the rows that changed, at most :data:`TILE_FPS` times a second), where the peer
+can send it and nothing records the session; the session core decides that. The tile tells its
+session which rows its crop shows: the rows it does not show are painted into its model only
+when they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs
+the rows it shows.
 """
 
 from __future__ import annotations
 
-import time
-
+from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.cache import LRUCache
+from textual.color import Color
+from textual.filter import LineFilter
+from textual.strip import Strip
 
-from observer.app.links import Link, endpoint_said_once, live_screen, session_name
-from observer.app.widgets.one_line import OneLine
-from observer.app.widgets.terminal_view import TerminalView
+from observer.app.links import Link, endpoint_said_once, session_name
 from observer.client import state_words
+from observer.app.widgets import strips
+from observer.app.widgets.viewport import Geometry, Window, window
 from observer.client.status import SessionStatus
 from observer.client.tile_view import TILE_FPS
 from observer.render.rich_cells import Palette
 
-TILE_FRAME = 1 / TILE_FPS
-"""Seconds between a tile's repaints at most (as often as its screen-view frames come)."""
+SYNC_TIMEOUT = 0.15
+"""Seconds a tile waits for a synchronized update (DECSET 2026) to end before drawing anyway."""
+MIN_STRIPS = 64
 
 
-class Tile(Vertical, can_focus=True):
-    """Focusable; the screen opens it full size on ``enter``."""
+class Tile:
+    """What one session's tile shows; the grid draws it at the size it gives."""
 
-    DEFAULT_CSS = """
-    Tile {
-        border: round $panel;
-        height: 1fr;
-        width: 1fr;
-    }
-    Tile:focus {
-        border: round $primary;
-    }
-    Tile.-attention {
-        border: heavy $warning;
-    }
-    Tile.-attention:focus {
-        border: heavy $primary;
-    }
-    Tile > .tile-title {
-        height: 1;
-        background: $panel;
-    }
-    """
-
-    def __init__(self, link: Link, palette: Palette, index: int) -> None:
-        super().__init__()
+    def __init__(self, link: Link, index: int) -> None:
         self.link = link
         self.session = link.session
-        self.palette = palette
         self.index = index
-        self._title = Text()
-        self._missed: tuple[set[int], bool] | None = None
-        """While paused: the rows that changed, and whether the whole screen did."""
+        self.title = Text()
+        """The whole title line (the grid cuts it to the tile's width)."""
+        self.attention = False
+        """Whether the agent needs someone (a heavy warning border)."""
+        self.width = self.height = 0
+        """The size of the terminal part (inside the border, under the title)."""
+        self._versions: dict[int, int] = {}
+        self._epoch = 0
+        self._pending: set[int] = set()
+        self._whole = True
+        self._cursor: tuple[int, int, bool] = (-1, -1, False)
+        self._window: Window | None = None
+        self._sync_since: float | None = None
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(MIN_STRIPS)
 
-    def compose(self) -> ComposeResult:
-        yield OneLine(classes="tile-title")
-        view = TerminalView(live_screen(self.session), self.palette)
-        view.frame = TILE_FRAME
-        view.paced = lambda: self.session.paced
-        view.can_focus = False
-        yield view
+    def mark(self, rows: set[int], whole: bool) -> None:
+        """The session's screen changed (its listener's arguments)."""
+        if whole:
+            self._whole = True
+            self._epoch += 1
+        for row in rows:
+            self._versions[row] = self._versions.get(row, 0) + 1
+        self._pending |= rows
 
-    def on_mount(self) -> None:
-        self.update_title()
-        self.watch_small()
-        # Rows the tile's crop does not show are not painted until it does: it costs what it shows.
-        self.session.show_rows(self.query_one(TerminalView).rows_shown)
-
-    def on_resize(self) -> None:
+    def resize(self, width: int, height: int) -> None:
+        """Show the terminal in ``width`` x ``height`` cells (every row moves)."""
+        if (width, height) == (self.width, self.height):
+            return
+        self.width, self.height = width, height
+        # A strip per row and version, and a stale version never hits again: a few per row
+        # shown are plenty (1,024 per tile kept 40 tiles' stale lines, 120 MB after a minute).
+        self._cache = LRUCache(max(MIN_STRIPS, 4 * height))
+        self._whole = True
         self.session.shown_changed()
 
-    def on_unmount(self) -> None:
-        self.session.show_rows(None)
-
-    @property
-    def paused(self) -> bool:
-        """Whether the tile draws nothing for now (see the module docstring)."""
-        return self._missed is not None
-
-    def pause(self) -> None:
-        """Draw nothing until :meth:`resume`; note what changes meanwhile."""
-        if self._missed is None:
-            screen = live_screen(self.session)
-            screen.unsubscribe(self.query_one(TerminalView).mark_dirty)
-            self._missed = (set(), False)
-            screen.subscribe(self._note)
-
-    def resume(self) -> None:
-        """Draw what changed while paused, and go on drawing."""
-        if self._missed is None:
-            return
-        (rows, whole), self._missed = self._missed, None
-        screen = live_screen(self.session)
-        screen.unsubscribe(self._note)
-        view = self.query_one(TerminalView)
-        screen.subscribe(view.mark_dirty)
-        if rows or whole:
-            view.mark_dirty(rows, whole)
-
-    def _note(self, rows: set[int], whole: bool) -> None:
-        if self._missed is not None:
-            self._missed[0].update(rows)
-            self._missed = (self._missed[0], self._missed[1] or whole)
+    def clear(self) -> None:
+        """Forget every painted row (the palette changed)."""
+        self._cache.clear()
+        self._whole = True
 
     def watch_small(self) -> None:
         """Ask for the screen's state, as a tile shows it (the full view asks for the stream)."""
         self.session.choose_view("screen", TILE_FPS)
 
-    def update_title(self) -> None:
-        """Refresh the title line: number, name, agent state (or why the session failed).
+    # -- what changed ---------------------------------------------------------------------------
 
-        Only when it changed, and without a layout pass (the line's size never changes; a layout
-        pass lays out the whole dashboard).
-        """
-        status = self.session.status(getattr(self.app, "clock", time.monotonic)())
-        attention = status.attention if status.connection == "connected" else None
+    def ready(self, now: float) -> bool:
+        """Whether the tile may draw now: not while the agent holds a synchronized update open
+        (up to :data:`SYNC_TIMEOUT`), so a frame never shows half a redraw."""
+        if not self.session.model.synchronized:
+            self._sync_since = None
+            return True
+        if self._sync_since is None:
+            self._sync_since = now
+        return now - self._sync_since >= SYNC_TIMEOUT
+
+    def take_changes(self) -> list[int] | None:
+        """The terminal rows of the tile to draw again since the last call (None: all)."""
+        model = self.session.model
+        old, self._window = self._window, None
+        shown = self.window()
+        cursor = (model.cursor_x, model.cursor_y, model.cursor_visible)
+        if cursor != self._cursor:
+            self._pending |= {self._cursor[1], cursor[1]}
+            self._cursor = cursor
+        pending, self._pending = self._pending, set()
+        whole, self._whole = self._whole or old != shown, False
+        if whole:
+            return None
+        last = shown.first + shown.count
+        return sorted(
+            shown.pad_top + row - shown.first for row in pending if shown.first <= row < last
+        )
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def window(self) -> Window:
+        """The part of the remote screen the tile shows: the cursor's corner, or centred."""
+        if self._window is None:
+            model = self.session.model
+            cursor_x, cursor_y = int(model.cursor_x), int(model.cursor_y)
+            self._window = window(
+                Geometry(
+                    int(model.cols), int(model.rows), cursor_x, cursor_y, 0, self.width, self.height
+                )
+            )
+        return self._window
+
+    def rows_shown(self, cols: int, rows: int, cursor_x: int, cursor_y: int) -> range:
+        """The rows the tile shows of a screen of ``cols`` x ``rows`` with the cursor at
+        ``(cursor_x, cursor_y)`` (for :meth:`~observer.client.watched.WatchedSession.show_rows`)."""
+        shown = window(Geometry(cols, rows, cursor_x, cursor_y, 0, self.width, self.height))
+        return range(shown.first, shown.first + shown.count)
+
+    def line(
+        self,
+        y: int,
+        palette: Palette,
+        blank: Style,
+        filters: tuple[LineFilter, ...],
+        background: Color,
+    ) -> Strip:
+        """Row ``y`` of the tile's terminal part through the app's line ``filters``, kept per
+        row version and place (a row is filtered once per version, where it is kept)."""
+        shown = self.window()
+        model = self.session.model
+        row = shown.first + y - shown.pad_top
+        if not (0 <= y - shown.pad_top < shown.count and 0 <= row < model.rows):
+            row = -1  # a blank row (centred: above or below the screen)
+        visible = model.cursor_visible and row == model.cursor_y
+        cursor = int(model.cursor_x) if visible else None
+        version = self._versions.get(row, 0)
+        key = (self._epoch, row, version, cursor, shown.left, self.width, blank, filters,
+               background)  # fmt: skip
+        strip = self._cache.get(key)
+        if strip is None:
+            if row < 0:
+                strip = Strip.blank(self.width, blank)
+            else:
+                strip = strips.screen_row(
+                    model,
+                    row,
+                    palette,
+                    cursor=cursor,
+                    left=shown.left,
+                    width=self.width,
+                    blank=blank,
+                )
+            strip = self._cache[key] = strips.filtered(strip, filters, background)
+        return strip
+
+    # -- the title line -------------------------------------------------------------------------
+
+    def update_title(self, now: float) -> tuple[bool, bool]:
+        """Work out the title line and the border again: whether each changed."""
+        status = self.session.status(now)
+        attention = status.connection == "connected" and status.attention is not None
         title = title_line(self.index, self.link.label, status)
-        self.set_class(attention is not None, "-attention")
-        if title != self._title:
-            self._title = title
-            self.query_one(".tile-title", OneLine).update(title)
+        changed = (title != self.title, attention != self.attention)
+        if changed[0]:
+            self.title = title
+        self.attention = attention
+        return changed
 
 
 def title_line(index: int, label: str, status: SessionStatus) -> Text:

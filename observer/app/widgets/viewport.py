@@ -132,3 +132,15 @@ def crop(geometry: Geometry, shown: Window) -> Crop:
         up=shown.first > g.history,
         down=shown.first + shown.count < g.history + g.rows,
     )
+
+
+def row_runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted, distinct ``rows`` as runs of consecutive rows: (first, how many). A view
+    refreshes a run as one region (each region costs Textual's refresh and compositor)."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][0] + runs[-1][1] == row:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((row, 1))
+    return runs

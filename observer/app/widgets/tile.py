@@ -28,9 +28,9 @@ from textual.filter import LineFilter
 from textual.strip import Strip
 
 from observer.app.links import Link, endpoint_said_once, session_name
-from observer.client import state_words
 from observer.app.widgets import strips
 from observer.app.widgets.viewport import Geometry, Window, window
+from observer.client import state_words
 from observer.client.status import SessionStatus
 from observer.client.tile_view import TILE_FPS
 from observer.render.rich_cells import Palette

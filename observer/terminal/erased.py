@@ -6,7 +6,9 @@ the screen by erasing the rows of their last frame (``EL 2`` and ``CUU 1`` for e
 between two rounds of screen frames) is often fed several such frames at once, and every cell
 all but the last of them draw is emptied by the next one's erase before anyone looks.
 
-The start of a feed is skipped when it is pairs of a *draw* and an *erase*:
+The start of a feed is skipped when it is pairs of a *draw* and an *erase* (a feed that starts
+inside a draw or a sequence, as a read may, is parsed up to the end of its first erase and
+skipped from there):
 
 - the draw is plain (:data:`~observer.terminal.scrolled.PLAIN`, tabs excepted: text, carriage
   returns, line feeds and SGRs, so it asks, notifies and sets nothing);
@@ -104,6 +106,13 @@ def erased_draws(data: bytes, at: Region, width: Callable[[str], int]) -> tuple[
     if drawn < MIN_SKIPPED:
         return 0, []
     return taken, found
+
+
+def next_start(data: bytes) -> int:
+    """Where the first erase in ``data`` ends (0: none): a draw that its erase may empty can
+    start there, when ``data`` starts inside a draw or a sequence (a read cut it anywhere)."""
+    found = _ERASE.search(data)
+    return found.end() if found is not None else 0
 
 
 def _last_row(draw: bytes, y: int, x: int, at: Region, width: Callable[[str], int]) -> int | None:

@@ -109,6 +109,14 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         """Consume bytes. Never raises for any input."""
         if len(data) >= erased.MIN_SKIPPED:
             skipped = self.skip_erased(data)
+            if not skipped and b"\x1b[2K" in data:
+                # A read that starts inside a frame (or a sequence): parsed up to the end of
+                # the frame's erase, the frames after it may still be skipped.
+                start = erased.next_start(data)
+                if 0 < start < len(data) - erased.MIN_SKIPPED:
+                    self.feed_text(self.decoder.decode(data[:start]))
+                    data = data[start:]
+                    skipped = self.skip_erased(data)
             if skipped:
                 data = data[skipped:]
         if len(data) >= scrolled.MIN_SKIPPED:

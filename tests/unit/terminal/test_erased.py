@@ -142,28 +142,37 @@ def test_a_row_drawn_to_the_last_column_is_skipped_too_its_wrap_only_pending() -
     assert _state(m) == _state(reference)
 
 
+_ALL = len(_frames(8)) - 200  # (the last frame's erase of 8 frames is all that is left out)
+_FIRST = len(_frame(0, first=True))  # the first frame: the frames after it may be skipped
+
+
 @pytest.mark.parametrize(
-    ("first", "frames"),
+    ("first", "frames", "drawn"),
     [
-        (b"", _frames(8).replace(b"\x1b[0m\r\n", b"-" * 92 + b"\x1b[0m\r\n", 1)),  # a row wraps
-        (b"\x1b[35H", _frames(8)),  # its line feeds scroll
-        (b"", _frames(8).replace(b"\x1b[2K\x1b[1A", b"\x1b[1A", 1)),  # a row is left drawn
-        (b"", _frames(8).replace(b"\x1b[G", b"")),  # the erase leaves the column
-        (b"", _frames(8).replace(b" \x1b[", b"\t\x1b[")),  # a tab
-        (b"", _frames(8).replace(b"word3", b"word3\x07")),  # a bell
-        (b"\x1b(0", _frames(8)),  # the line-drawing character set
-        (b"\x1b[", _frames(8)),  # a sequence unfinished
+        (b"", _frames(8).replace(b"\x1b[0m\r\n", b"-" * 92 + b"\x1b[0m\r\n", 1), _FIRST),  # wraps
+        (b"\x1b[35H", _frames(8), _FIRST),  # its line feeds scroll
+        (b"", _frames(8).replace(b"\x1b[2K\x1b[1A", b"\x1b[1A", 1), _FIRST),  # a row left drawn
+        (b"", _frames(8).replace(b"\x1b[G", b""), _ALL),  # the erase leaves the column
+        (b"", _frames(8).replace(b" \x1b[", b"\t\x1b["), _ALL),  # a tab
+        (b"", _frames(8).replace(b"word3", b"word3\x07"), _ALL),  # a bell
+        (b"\x1b(0", _frames(8), _ALL),  # the line-drawing character set
+        (b"\x1b[", _frames(8), _FIRST),  # a sequence unfinished
     ],
     ids=["wraps", "scrolls", "row left", "column left", "tab", "bell", "graphics", "unfinished"],
 )
 def test_draws_are_all_drawn_where_their_cells_may_be_seen_or_they_do_more_than_draw(
-    first: bytes, frames: bytes
+    first: bytes, frames: bytes, drawn: int
 ) -> None:
+    """What cannot be skipped is parsed (the frames after an erase that follows it may still
+    be skipped), and the screen is the one every byte gives."""
     m = TerminalModel(120, 40)
     m.feed(first)
     parsed = _parsed(m)
     m.feed(frames)
-    assert parsed[0] >= len(frames) - 200
+    assert parsed[0] >= drawn
+    reference = TerminalModel(120, 40)
+    _one_at_a_time(first + frames, reference)
+    assert _state(m) == _state(reference)
 
 
 def test_a_bell_in_a_frame_is_still_heard() -> None:
@@ -200,3 +209,33 @@ def test_an_erase_stops_at_the_top_margin_as_the_cursor_does() -> None:
     with _skipping():
         m.feed(b"x\r\ny" + b"\x1b[2K\x1b[1A" * 2 + b"\x1b[2K\x1b[G" + b"new")
     assert m.text() == ["", "x", "new", "", "", ""]
+
+
+@settings(deadline=None, max_examples=60, suppress_health_check=list(HealthCheck))
+@given(st.integers(1, len(_frames(8)) - 1), st.integers(40, 120), st.integers(12, 40))
+def test_frames_read_from_inside_a_frame_or_a_sequence_are_the_screen_every_byte_gives(
+    cut: int, cols: int, rows: int
+) -> None:
+    """A read may start anywhere: the frames after the first erase in it are still skipped,
+    and the screen is the one every byte gives."""
+    data = _frames(8)
+    whole = TerminalModel(cols, rows, scrollback=100)
+    single = TerminalModel(cols, rows, scrollback=100)
+    with _skipping():
+        whole.feed(data[:cut])
+        whole.feed(data[cut:])
+    _one_at_a_time(data, single)
+    assert _state(whole) == _state(single)
+
+
+def test_a_read_that_starts_inside_a_sequence_still_skips_the_frames_after_it() -> None:
+    data = _frames(8)
+    cut = data.index(b"\x1b[38;2;", len(data) // 8) + 4  # inside an SGR of the second frame
+    m = TerminalModel(120, 40)
+    m.feed(data[:cut])
+    parsed = _parsed(m)
+    m.feed(data[cut:])
+    assert parsed[0] < len(data[cut:]) / 2  # the rest of that frame, and the last one
+    reference = TerminalModel(120, 40)
+    _one_at_a_time(data, reference)
+    assert _state(m) == _state(reference)

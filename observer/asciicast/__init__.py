@@ -19,9 +19,10 @@ from observer.asciicast.feeding import Fed, feed
 from observer.asciicast.reader import CastReader, read_header
 from observer.asciicast.redact import Redactor
 from observer.asciicast.transforms import cap_idle, shift, speed, until
-from observer.asciicast.writer import FORMATS, CastFormat, CastWriter, TextSink
+from observer.asciicast.writer import DEFAULT_FORMAT, FORMATS, CastFormat, CastWriter, TextSink
 
 __all__ = [
+    "DEFAULT_FORMAT",
     "EXIT",
     "FORMATS",
     "INPUT",

@@ -1,4 +1,4 @@
-"""Writers for asciicast v3 (the default, as asciinema 3 writes) and v2 (for older tools).
+"""Writers for asciicast v2 (the default: every player reads it) and v3 (as asciinema 3 writes).
 
 The writer takes any object with a ``write(str)`` method and writes exactly one line per call, so
 whatever the stream does with lines (a line-buffered file pushes each to the OS at once) decides how
@@ -19,7 +19,10 @@ from observer.asciicast.events import Event, Header
 from observer.asciicast.headers import header_to_json
 
 CastFormat = Literal["v2", "v3"]
-FORMATS: Final = ("v3", "v2")
+FORMATS: Final = ("v2", "v3")
+DEFAULT_FORMAT: Final[CastFormat] = "v2"
+"""What recorders write unless told: asciinema 2.4 (the CLI PyPI and distributions ship),
+termtosvg and svg-term-cli read v1 and v2 only; asciinema 3 and asciinema-player read all three."""
 
 # JSON allows these raw, but they end a line for str.splitlines() and for JavaScript: escape them
 # so every event stays on one physical line for every reader.
@@ -77,13 +80,15 @@ class CastWriter:
     Args:
         stream: Where lines go (``write(str)``); the writer never closes it.
         header: Recording metadata; ``header.version`` is ignored, ``format`` decides.
-        format: ``"v3"`` (default) or ``"v2"``.
+        format: ``"v2"`` (default, :data:`DEFAULT_FORMAT`) or ``"v3"``.
 
     Raises:
         ValueError: Unknown format.
     """
 
-    def __init__(self, stream: TextSink, header: Header, *, format: CastFormat = "v3") -> None:
+    def __init__(
+        self, stream: TextSink, header: Header, *, format: CastFormat = DEFAULT_FORMAT
+    ) -> None:
         if format not in FORMATS:
             raise ValueError(
                 f"unknown asciicast format {format!r}; use one of {', '.join(FORMATS)}"

@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from observer.commands._recording_options import add_redaction_option
+from observer.commands._recording_options import (
+    add_format_option,
+    add_redaction_option,
+    record_format,
+)
 
 NAME = "demo"
 HELP = "watch a scripted coding agent in a local sandbox endpoint (start here)"
@@ -27,6 +31,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments."""
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
     parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    add_format_option(parser)
     add_redaction_option(parser)
     parser.add_argument(
         "--speed", type=float, default=1.0, help="agent speed factor (default 1; 2 = twice as fast)"
@@ -73,6 +78,7 @@ async def _run(args: argparse.Namespace) -> int:
         link = build_link(
             profile,
             record=args.record,
+            format=record_format(args, config),
             redact=args.redact,
             idle_release=config.idle_release,
             token=Secret(token),

@@ -6,7 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from observer.commands._recording_options import add_redaction_option, own_secrets
+from observer.commands._recording_options import (
+    add_format_option,
+    add_redaction_option,
+    own_secrets,
+    record_format,
+)
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
@@ -18,8 +23,8 @@ if TYPE_CHECKING:
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
 DESCRIPTION = """\
-Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v3 by
-default, v2 with --format v2), crash-safe: a killed recorder leaves a playable file. Reconnects
+Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v2 by
+default, which every player reads; v3 with --format v3), crash-safe: a killed recorder leaves a playable file. Reconnects
 resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers:
 connect, disconnect/reconnect (one pair per outage), gap, "joined mid-stream" (raw, ttyd, Jupyter:
 no snapshot of the screen), exit. A peer whose program ends with the connection (ttyd, raw) is not
@@ -31,7 +36,7 @@ EPILOG = """\
 examples:
   observer record wss://sandbox.example --identifier agent-7 -o agent-7.cast --duration 600
   observer record http://127.0.0.1:8888 --protocol jupyter --identifier 1 -o term.cast
-  observer record ws://127.0.0.1:7681/ws --protocol ttyd -o ttyd.cast --format v2
+  observer record ws://127.0.0.1:7681/ws --protocol ttyd -o ttyd.cast --format v3
 """
 
 
@@ -51,7 +56,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         choices=PROTOCOL_CHOICES,
         help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
-    parser.add_argument("--format", choices=("v3", "v2"), default="v3", help="asciicast version")
+    add_format_option(parser)
     parser.add_argument(
         "--size",
         default="80x24",
@@ -134,7 +139,7 @@ async def _record(args: argparse.Namespace) -> int:
         args.output,
         identifier=args.identifier or None,
         endpoint=args.url,
-        format=args.format,
+        format=record_format(args),
         overwrite=args.overwrite,
         redact=args.redact,
         secrets=own_secrets(token),

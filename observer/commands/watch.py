@@ -6,10 +6,16 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from observer.commands._recording_options import add_redaction_option, own_secrets
+from observer.commands._recording_options import (
+    add_format_option,
+    add_redaction_option,
+    own_secrets,
+    record_format,
+)
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
+    from observer.asciicast import CastFormat
     from observer.credentials.store import Secret
     from observer.protocol.adapters import ProtocolName
     from observer.runtime.config import Profile
@@ -52,6 +58,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --record: also record the keys you send in control (never while echo is off)",
     )
+    add_format_option(parser)
     add_redaction_option(parser)
     parser.add_argument(
         "--keep-remote-size",
@@ -123,6 +130,7 @@ def build_link(
     control: bool = False,
     record: Path | None = None,
     record_input: bool = False,
+    format: CastFormat | None = None,
     redact: bool = True,
     follow_size: bool = True,
     idle_release: float | None = None,
@@ -130,6 +138,7 @@ def build_link(
     scrollback: int | None = None,
 ) -> Connection:
     """A live link for a profile, with the token given or from the keyring or OBSERVER_TOKEN."""
+    from observer.asciicast import DEFAULT_FORMAT
     from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
     from observer.client.watched import WatchedSession
     from observer.credentials.store import TokenStore
@@ -161,6 +170,7 @@ def build_link(
             identifier=profile.identifier,
             endpoint=profile.url,
             record_input=record_input,
+            format=format or DEFAULT_FORMAT,
             redact=redact,
             secrets=own_secrets(token),
         )
@@ -201,12 +211,15 @@ def run(args: argparse.Namespace) -> int:
         load_theme(theme, config_dir())  # a wrong name fails here, before any keyring prompt
     if args.record_input and args.record is None:
         raise UsageError("--record-input goes with --record FILE")
+    if args.format is not None and args.record is None:
+        raise UsageError("--format goes with --record FILE")
     links = [
         build_link(
             p,
             control=args.control,
             record=args.record,
             record_input=args.record_input,
+            format=record_format(args, config),
             redact=args.redact,
             follow_size=not args.keep_remote_size,
             idle_release=config.idle_release,

@@ -30,6 +30,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from observer.asciicast import (
+    DEFAULT_FORMAT,
     EXIT,
     INPUT,
     MARKER,
@@ -76,7 +77,7 @@ def _clamp_size(cols: int, rows: int) -> tuple[int, int]:
 
 
 class Recorder:
-    """Record a live session as asciicast (v3 by default), safe against being killed.
+    """Record a live session as asciicast (v2 by default), safe against being killed.
 
     Args:
         path: The file to create.
@@ -86,7 +87,7 @@ class Recorder:
         theme: Terminal theme as in the asciicast spec (``fg``, ``bg``, ``palette``).
         identifier: The watched session's identifier.
         endpoint: The endpoint URL or host; only its host and port are written.
-        format: ``"v3"`` or ``"v2"``.
+        format: ``"v2"`` (default: every player reads it) or ``"v3"``.
         clock: Monotonic seconds; event times are measured from its value at construction.
         timestamp: Unix time of the start for the header (default: now).
         overwrite: Replace an existing file instead of refusing.
@@ -111,7 +112,7 @@ class Recorder:
         theme: Mapping[str, str] | None = None,
         identifier: str | None = None,
         endpoint: str | None = None,
-        format: CastFormat = "v3",
+        format: CastFormat = DEFAULT_FORMAT,
         clock: Clock = time.monotonic,
         timestamp: int | None = None,
         overwrite: bool = False,
@@ -375,7 +376,7 @@ def recording_policy(
     *,
     identifier: str | None = None,
     endpoint: str | None = None,
-    format: CastFormat = "v3",
+    format: CastFormat = DEFAULT_FORMAT,
     overwrite: bool = False,
     record_input: bool = False,
     redact: bool = True,

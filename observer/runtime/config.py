@@ -6,6 +6,7 @@
     theme = "dracula"           # default theme
     idle_release = 300          # seconds of no typing after which control returns to watch
     desktop_notifications = true  # an agent that needs you: a notification on the desktop
+    record_format = "v2"        # asciicast version recorders write: v2 (every player) or v3
 
     [profiles.build-agent]
     url = "wss://sandbox.example.com/"
@@ -28,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from observer.asciicast import DEFAULT_FORMAT, FORMATS, CastFormat
 from observer.client import DEFAULT_IDLE_RELEASE
 from observer.errors import UsageError
 from observer.protocol import frames
@@ -62,6 +64,7 @@ class Config:
     theme: str | None = None
     idle_release: float = DEFAULT_IDLE_RELEASE
     desktop_notifications: bool = False
+    record_format: CastFormat = DEFAULT_FORMAT
 
 
 def config_dir() -> Path:
@@ -122,12 +125,16 @@ def parse_config(data: Mapping[str, object]) -> Config:
     desktop = app.get("desktop_notifications", False)
     if not isinstance(desktop, bool):
         raise UsageError("app.desktop_notifications must be true or false")
+    record_format = app.get("record_format", DEFAULT_FORMAT)
+    if record_format not in FORMATS:
+        raise UsageError(f"app.record_format must be one of {', '.join(FORMATS)}")
     return Config(
         profiles=profiles,
         groups=groups,
         theme=theme,
         idle_release=float(idle),
         desktop_notifications=desktop,
+        record_format=record_format,
     )
 
 

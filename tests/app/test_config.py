@@ -66,6 +66,7 @@ def test_a_token_in_the_config_is_refused_with_what_to_do(tmp_path: Path) -> Non
         ),
         ("[groups]\ng = ['nobody']\n", "not a profile"),
         ("[app]\nidle_release = -1\n", "positive number"),
+        ("[app]\nrecord_format = 'v4'\n", "record_format must be one of v2, v3"),
         ("[app\n", "not valid TOML"),
     ],
 )
@@ -82,3 +83,18 @@ def test_an_unknown_profile_lists_the_known_ones(tmp_path: Path) -> None:
     path.write_text(CONFIG)
     with pytest.raises(UsageError, match="build, review, team"):
         resolve_profiles(["nope"], load_config(path))
+
+
+def test_recorders_write_v2_unless_the_config_or_the_option_says_v3(tmp_path: Path) -> None:
+    from observer.cli import build_parser
+    from observer.commands._recording_options import record_format
+
+    path = tmp_path / "config.toml"
+    path.write_text("[app]\nrecord_format = 'v3'\n")
+    chosen = load_config(path)
+    parser = build_parser()
+    for command in (["record", "ws://h/", "-o", "f"], ["watch", "ws://h/"], ["demo"]):
+        assert record_format(parser.parse_args(command), load_config(tmp_path / "no")) == "v2"
+        assert record_format(parser.parse_args(command), chosen) == "v3"
+        given = parser.parse_args([*command, "--format", "v2"])
+        assert record_format(given, chosen) == "v2", command

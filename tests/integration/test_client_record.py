@@ -66,8 +66,6 @@ async def test_recording_a_raw_stream_writes_a_playable_cast_with_markers(tmp_pa
             "2",
             "--size",
             "100x30",
-            "--format",
-            "v2",
             env=clean_env(tmp_path),
         )
     assert code == 0, err
@@ -85,7 +83,8 @@ async def test_recording_a_ttyd_terminal_writes_v3_and_sends_only_the_init(tmp_p
     async with pty_bridge([sys.executable, "-c", PROGRAM], flavour="ttyd") as bridge:
         cast = tmp_path / "ttyd.cast"
         code, _, err = await observer(
-            "record", bridge.url, "-o", str(cast), "--duration", "1.5", env=clean_env(tmp_path)
+            *("record", bridge.url, "-o", str(cast), "--duration", "1.5", "--format", "v3"),
+            env=clean_env(tmp_path),
         )
     assert code == 0, err
     header, events = events_of(cast)

@@ -52,6 +52,7 @@ def test_header_holds_size_title_theme_identifier_and_only_the_endpoint_host(
         theme={"fg": "#cccccc", "bg": "#000000"},
         identifier="sbx-42",
         endpoint=endpoint,
+        format="v3",
         timestamp=1700000000,
         clock=FakeClock(),
     ):
@@ -176,7 +177,7 @@ def test_an_existing_file_is_not_overwritten_unless_asked(tmp_path: Path) -> Non
         Recorder(path, cols=80, rows=24)
     assert path.read_text() == "precious"
     Recorder(path, cols=80, rows=24, overwrite=True).close()
-    assert path.read_text().startswith('{"version": 3')
+    assert path.read_text().startswith('{"version": 2')
 
 
 def test_an_unwritable_place_is_a_clear_error(tmp_path: Path) -> None:

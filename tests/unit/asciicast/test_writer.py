@@ -64,9 +64,15 @@ def test_events_and_header_read_back_unchanged(fmt: str) -> None:
     assert h.extra["observer"] == {"identifier": "sbx-1", "endpoint": "example.net"}
 
 
-def test_v3_is_the_default_and_stores_intervals_with_term_object() -> None:
+def test_v2_is_the_default_as_every_player_reads_it() -> None:
     out = io.StringIO()
-    writer = CastWriter(out, HEADER)
+    CastWriter(out, HEADER)
+    assert json.loads(out.getvalue())["version"] == 2
+
+
+def test_v3_stores_intervals_with_term_object() -> None:
+    out = io.StringIO()
+    writer = CastWriter(out, HEADER, format="v3")
     writer.write(Event(1.5, "o", "a"))
     writer.write(Event(4.0, "o", "b"))
     lines = out.getvalue().splitlines()
@@ -120,7 +126,7 @@ def test_comments_are_written_in_v3_and_dropped_in_v2() -> None:
 
 
 def test_an_unknown_format_is_refused() -> None:
-    with pytest.raises(ValueError, match="v3, v2"):
+    with pytest.raises(ValueError, match="v2, v3"):
         CastWriter(io.StringIO(), HEADER, format="v4")  # type: ignore[arg-type]
 
 

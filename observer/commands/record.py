@@ -18,16 +18,21 @@ if TYPE_CHECKING:
     from collections.abc import Coroutine
 
     from observer.client.events import SessionEvent
+    from observer.client.watched import WatchedSession
     from observer.transport.connection import Connection
+
+PIECE = 64 * 1024
+"""Bytes of output parsed at a time."""
 
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
 DESCRIPTION = """\
 Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v2 by
 default, which every player reads; v3 with --format v3), crash-safe: a killed recorder leaves a playable file. Reconnects
-resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers:
-connect, disconnect/reconnect (one pair per outage), gap, "joined mid-stream" (raw, ttyd, Jupyter:
-no snapshot of the screen), exit. A peer whose program ends with the connection (ttyd, raw) is not
+resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers,
+as watch --record writes them: connect, disconnect/reconnect (one pair per outage), gap, "joined
+mid-stream" (raw, ttyd, Jupyter: no snapshot of the screen), takeover start/end (another client's),
+the agent's notifications, exit. A peer whose program ends with the connection (ttyd, raw) is not
 reconnected: for ttyd that would start a new program. The
 token comes from the keyring (`observer auth login URL`) or OBSERVER_TOKEN, never the command line.
 The recorder never sends input or resizes the remote terminal.
@@ -149,7 +154,7 @@ async def _record(args: argparse.Namespace) -> int:
         size=(cols, rows),
         recording=policy,
         reconnect=settings.reconnect_policy(),
-        show=False,
+        scrollback=0,  # its model finds the agent's notifications; nobody scrolls it
         stop_at_exit=True,
     )
     connection = Connection(settings, session, token)
@@ -164,8 +169,9 @@ async def _record(args: argparse.Namespace) -> int:
     finally:
         with contextlib.suppress(Exception):
             await connection.close()
-        session.end_recording()
         reporter.cancel()
+        _parse(session)
+        session.end_recording()
         _tell(session.take_events())
     if policy.sink is None:
         print(f"observer: nothing was recorded — {args.output} was not created", file=sys.stderr)
@@ -205,11 +211,22 @@ async def _until_stopped(recording: Coroutine[Any, Any, object], duration: float
 
 
 async def _report(connection: Connection) -> None:
-    """Tell what the session queued as it happens (a headless recorder has nobody else to tell)."""
+    """Parse what arrived and tell what the session queued as it happens (a headless recorder
+    has nobody else to tell)."""
     while True:
         await connection.received.wait()
         connection.received.clear()
+        _parse(connection.session)
         _tell(connection.session.take_events())
+
+
+def _parse(session: WatchedSession) -> None:
+    """Feed the model everything waiting, at once (no view to give way to): the model finds the
+    agent's notifications, which the recording policy marks as it does for ``watch --record``."""
+    import time
+
+    while session.pending:
+        session.feed(PIECE, time.monotonic())
 
 
 def _tell(events: list[SessionEvent]) -> None:

@@ -3,8 +3,10 @@
 Every recorder (``watch --record``, ``observer record``, a dashboard tile that records) drives this
 through :class:`observer.client.watched.WatchedSession`, so the same events give the same file:
 
-- the file is opened at the first screen (its size and title are the recording's header), then
-  ``connect``; a snapshot is written as the screen it is, preceded by a reset when something was
+- the file is opened at the first screen (its size and title are the recording's header), and
+  ``connect`` follows that screen's first output: players pausing on a marker (asciinema's
+  ``play -m``, asciinema-player's ``pauseOnMarkers``) show what came before it, not a blank
+  screen; a snapshot is written as the screen it is, preceded by a reset when something was
   written before it (a player's terminal must start from nothing, as the model does);
 - output is written once per stream offset: bytes a server resends after a resync snapshot are
   already in the file and are skipped; a snapshot that skips bytes never received is a ``gap``;
@@ -85,6 +87,8 @@ class RecordingPolicy:
         self._echo = True
         self._hidden_marked = False
         self._exited = False
+        self._opening: list[str] = []
+        """Markers of the first connection, written once its first screen is."""
 
     # -- the stream -----------------------------------------------------------------------------
 
@@ -93,9 +97,11 @@ class RecordingPolicy:
         if self.sink is None:
             self.sink = self._open_sink(cols, rows, title)
             self._size = (cols, rows)
-            self._marker(MarkerKind.CONNECT)
+            self._opening = [label(MarkerKind.CONNECT)]
             if not complete:
-                self._marker(MarkerKind.JOINED_MID_STREAM, "the screen may be incomplete")
+                self._opening.append(
+                    label(MarkerKind.JOINED_MID_STREAM, "the screen may be incomplete")
+                )
         self.resized(cols, rows)
 
     def output(self, data: bytes, offset: int) -> None:
@@ -111,6 +117,7 @@ class RecordingPolicy:
             self._next = end
         sink.output(data)
         self._written = True
+        self._opened()
 
     def snapshot(self, data: bytes, cols: int, rows: int, offset: int) -> None:
         """A snapshot at stream ``offset``: a gap when it skips bytes the file never got."""
@@ -126,6 +133,7 @@ class RecordingPolicy:
         sink.output(RESET + data if self._written else data)
         self._written = True
         self._next = offset
+        self._opened()
 
     def restarted(self, *, new_program: bool) -> None:
         """A new connection with no stream position (a peer that cannot resume)."""
@@ -214,8 +222,17 @@ class RecordingPolicy:
     def close(self) -> None:
         """Close the file (a session that never started leaves none)."""
         if self.sink is not None:
+            self._opened()
             self.sink.close()
+
+    def _opened(self) -> None:
+        """Write the first connection's markers (once; before any other marker)."""
+        if self._opening and self.sink is not None:
+            opening, self._opening = self._opening, []
+            for text in opening:
+                self.sink.marker(text)
 
     def _marker(self, kind: MarkerKind, detail: str = "") -> None:
         if self.sink is not None:
+            self._opened()
             self.sink.marker(label(kind, detail))

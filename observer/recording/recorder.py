@@ -5,6 +5,9 @@ recorded, at once at every marker, resize and exit, and at close (see :mod:`obse
 are written in batches, not one system call each). A killed observer (even ``kill -9``) therefore
 leaves a playable file missing at most the events of its last 50 ms; at worst the last line is cut
 mid-write, and the reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`).
+A closed recording ends with an output event after its last marker (an empty one when needed):
+asciinema-player's timeline ends at the last event and shows only the markers before it.
+
 On top of that the file is ``fsync``-ed at every marker, at exit and at close, so markers survive
 even a power loss. A recorder dropped without :meth:`Recorder.close`, or left open when the
 interpreter exits, still writes what it holds.
@@ -52,6 +55,10 @@ Clock = Callable[[], float]
 
 HOLD_LIMIT: Final = 0.1
 """Seconds text may be held back for redaction before :meth:`Recorder.tick` writes it anyway."""
+
+END_AFTER: Final = 0.001
+"""The closing output event comes at least this long after the last marker (later is a
+different time in every reader: times are written in microseconds)."""
 
 
 def endpoint_host(endpoint: str) -> str:
@@ -131,6 +138,7 @@ class Recorder:
         }
         self._output_decoder = self._decoders[OUTPUT]
         self.events = 0
+        self._last_code = OUTPUT
         secrets = [secret for secret in secrets if secret]
         self._held_since: float | None = None
         self._release_timer: asyncio.TimerHandle | None = None
@@ -213,6 +221,7 @@ class Recorder:
         except OSError as error:
             raise self._write_failed(error) from None
         self.events += 1
+        self._last_code = OUTPUT
 
     def input(self, data: bytes | str) -> None:
         """Record keyboard input sent while in control."""
@@ -267,6 +276,7 @@ class Recorder:
             return
         try:
             self._release_held()
+            self._end_on_output()
             self.sync()
         finally:
             self._closed = True
@@ -336,6 +346,18 @@ class Recorder:
             if redactor.holding:
                 self._record(code, redactor.flush())
 
+    def _end_on_output(self) -> None:
+        """End with an output event later than the last marker, resize or exit, so players
+        show every marker (an empty output changes no screen)."""
+        if self._last_code == OUTPUT or self._file.error is not None:
+            return
+        later = max(self.elapsed(), self._writer.time + END_AFTER)
+        try:
+            self._writer.write_event(later, OUTPUT, "")
+        except OSError as error:
+            raise self._write_failed(error) from None
+        self._last_code = OUTPUT
+
     def _record(self, code: str, data: str) -> None:
         self._check_open()
         if not data and code in (OUTPUT, INPUT):
@@ -345,6 +367,7 @@ class Recorder:
         except OSError as error:
             raise self._write_failed(error) from None
         self.events += 1
+        self._last_code = code
 
     def _check_open(self) -> None:
         if self._closed:

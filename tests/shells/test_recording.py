@@ -118,6 +118,7 @@ def test_events_carry_times_from_the_injected_clock_and_utf8_split_across_chunks
         Event(1.75, "m", "takeover"),
         Event(1.75, "o", "\ufffd bad byte"),
         Event(1.75, "x", "0"),
+        Event(1.751, "o", ""),  # after the last marker and exit: players show them all
     ]
 
 
@@ -308,7 +309,7 @@ def test_the_observers_own_marker_labels_are_plain_words(tmp_path: Path) -> None
         for kind in kinds:
             rec.marker(label(kind))
     _, events = read_back(path)
-    assert [e.data for e in events] == ["connect", "gap", "takeover start", "takeover end"]
+    assert [e.data for e in events] == ["connect", "gap", "takeover start", "takeover end", ""]
 
 
 def test_tick_writes_text_held_for_redaction_after_100_ms(tmp_path: Path) -> None:
@@ -343,4 +344,24 @@ def test_an_absurd_size_from_a_peer_is_clamped_so_the_file_stays_readable(tmp_pa
         rec.resize(-5, 20_000)
     reader, events = read_back(path)
     assert (reader.header.cols, reader.header.rows) == (1, 1000)
-    assert events == [Event(events[0].time, "r", "1x1000")]
+    assert events[0] == Event(events[0].time, "r", "1x1000")
+
+
+def test_a_recording_that_ends_on_a_marker_ends_with_an_output_after_it(tmp_path: Path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24, clock=clock) as recorder:
+        recorder.output(b"done")
+        clock.now += 2.0
+        recorder.marker("takeover end")
+    *_, marker, last = read_back(path)[1]
+    assert (marker.code, last.code, last.data) == ("m", "o", "")
+    assert last.time > marker.time
+
+
+def test_a_recording_that_ends_on_output_gets_nothing_more(tmp_path: Path) -> None:
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24, clock=FakeClock()) as recorder:
+        recorder.marker("connect")
+        recorder.output(b"done")
+    assert [e.code for e in read_back(path)[1]] == ["m", "o"]

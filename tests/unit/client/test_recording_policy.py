@@ -11,7 +11,8 @@ from observer.protocol.events import EchoChanged, Event
 from tests.unit.client.drive import connect, control, hello, notices, recorded, snapshot
 
 
-def test_a_session_records_connect_snapshot_output_takeover_pair_and_exit() -> None:
+def test_a_session_records_snapshot_connect_output_takeover_pair_and_exit() -> None:
+    """``connect`` follows the first screen: a player pausing on it shows that screen."""
     policy, sink = recorded(record_input=True)
     session = WatchedSession(recording=policy)
     connect(session)
@@ -23,8 +24,8 @@ def test_a_session_records_connect_snapshot_output_takeover_pair_and_exit() -> N
     session.received(control("none"), 0.6)
     session.received(f.encode(f.Exit(0)), 0.7)
     assert sink.events == [
-        ("m", "connect"),
         ("o", b"\x1b[Hscreen"),
+        ("m", "connect"),
         ("o", b"hello"),
         ("m", "takeover start"),
         ("i", b"y\r"),

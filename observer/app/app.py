@@ -32,6 +32,7 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.client.events import SessionEvent
 from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
+from observer.render.svg import mend_svg
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 
@@ -276,7 +277,8 @@ class ObserverApp(App[int]):
     def action_save_svg(self) -> None:
         """Save the current view as SVG (in ``screenshot_dir``) and say where."""
         try:
-            saved = self.save_screenshot(path=str(self.screenshot_dir))
+            saved = Path(self.save_screenshot(path=str(self.screenshot_dir)))
+            saved.write_text(mend_svg(saved.read_text("utf-8")), "utf-8")
         except OSError as error:
             self.notify(f"Could not save the screenshot: {error}", severity="error", markup=False)
             return

@@ -10,7 +10,8 @@ colours kept indexed) and its safety rule, so they show the same cells and curso
   it can be printed into any terminal or CI log and leaves that terminal as it was; palette
   colours stay palette colours, so the user's terminal theme applies;
 - ``svg``: Rich's ``Console.export_svg`` of the same styled text, coloured by the recording's
-  theme (asciicast ``fg``/``bg``/``palette``) when it has one, else by Rich's default SVG theme.
+  theme (asciicast ``fg``/``bg``/``palette``) when it has one, else by Rich's default SVG theme,
+  with wide characters in their cells and local fonts only (:mod:`observer.render.svg`).
 """
 
 from __future__ import annotations
@@ -130,6 +131,8 @@ def screen_svg(
     """
     from rich.console import Console
 
+    from observer.render.svg import mend_svg
+
     console = Console(
         record=True,
         width=screen.cols,
@@ -144,7 +147,7 @@ def screen_svg(
         no_color=False,
     )
     console.print(screen_to_text(screen, cursor=cursor), crop=True, overflow="crop")
-    return console.export_svg(title=title or "observer", theme=terminal_theme(theme))
+    return mend_svg(console.export_svg(title=title or "observer", theme=terminal_theme(theme)))
 
 
 def terminal_theme(theme: Mapping[str, str] | None) -> TerminalTheme:

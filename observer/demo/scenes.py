@@ -27,6 +27,7 @@ from observer.protocol.events import (
     SessionStarted,
 )
 from observer.recording.castfiles import open_cast
+from observer.render.svg import mend_svg
 from observer.terminal.size import parse_size
 
 if TYPE_CHECKING:
@@ -266,5 +267,6 @@ async def save_scene(scene: Scene, out: Path, recording: Path | None = None) -> 
     async with app.run_test(size=scene.size, notifications=True) as pilot:
         await scene.prepare(pilot, scene.clock)
         path = out / f"{scene.name}.svg"
-        path.write_text(app.export_screenshot(title=f"observer — {scene.description}"), "utf-8")
+        svg = app.export_screenshot(title=f"observer — {scene.description}")
+        path.write_text(mend_svg(svg), "utf-8")
     return path

@@ -14,6 +14,7 @@ def test_screenshots_saves_one_svg_per_view(tmp_path: Path, capsys: object) -> N
     control = (tmp_path / "control.svg").read_text()
     assert watch.startswith("<svg") and "WATCH" in watch and "REC" in watch
     assert "CONTROL" in control
+    assert "@font-face" not in watch and "cdnjs" not in watch  # opening one contacts nobody
     assert sorted(p.name for p in tmp_path.iterdir()) == ["control.svg", "watch.svg"]
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from rich.color import Color
 from rich.terminal_theme import SVG_EXPORT_THEME
 
@@ -101,3 +104,44 @@ def test_the_svg_hides_concealed_text_and_the_app_draws_blink_and_conceal() -> N
     styles = {s.text: s.style for s in segments}
     assert styles["blink"].blink and not styles["blink"].conceal  # type: ignore[union-attr]
     assert styles["secret"].conceal and styles["secret"].bgcolor  # type: ignore[union-attr]
+
+
+CAPTURES = Path(__file__).resolve().parents[1] / "fixtures" / "captures"
+CHAR_WIDTH = 20 * 0.61  # Rich's SVG: 20 px characters at its default aspect ratio
+TEXT_RUN = re.compile(
+    r'<text class="[^"]*" x="([^"]*)" y="[^"]*" textLength="([^"]*)" '
+    r'clip-path="url\(#[^)]*-line-(\d+)\)">([^<]*)</text>'
+)
+
+
+def test_every_text_run_of_the_svg_spans_its_own_cells() -> None:
+    """CJK, emoji and combining marks from a real shell's bytes (Rich counts characters, not
+    cells: Textualize/rich#2742)."""
+    meta = json.loads((CAPTURES / "wide-text.json").read_text())
+    model = TerminalModel(cols=meta["cols"], rows=meta["rows"])
+    model.feed((CAPTURES / "wide-text.bin").read_bytes())
+    svg = screen_svg(model, cursor=False)
+    wide = 0
+    for x, length, row, escaped in TEXT_RUN.findall(svg):
+        text = html.unescape(escaped).replace("\xa0", " ")
+        if text == "\n":
+            continue
+        column, cells = round(float(x) / CHAR_WIDTH), round(float(length) / CHAR_WIDTH)
+        assert cells == cell_len(text), (text, cells)
+        assert float(x) == pytest.approx(column * CHAR_WIDTH)
+        assert float(length) == pytest.approx(cells * CHAR_WIDTH)
+        shown = "".join(cell.data for cell in model.line(int(row))[column : column + cells])
+        assert shown == text, (row, column)
+        wide += cell_len(text) > len(text)
+    assert wide >= 3, "the capture shows wide characters"
+
+
+def test_the_svg_names_local_fonts_and_fetches_nothing() -> None:
+    model = TerminalModel(cols=10, rows=1)
+    model.feed("日本 ok".encode())
+    svg = screen_svg(model)
+    assert "@font-face" not in svg and "url(" not in svg.replace("url(#", "")
+    assert re.findall(r"https?://[^\"' )]+", svg) == [
+        "http://www.w3.org/2000/svg",  # the namespace, never fetched
+        "https://www.textualize.io",  # in a comment
+    ]

@@ -193,8 +193,8 @@ async def test_record_writes_the_snapshot_output_and_exit_status_then_stops(
     assert code == 0, err
     lines = cast.read_text().splitlines()
     header, events = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-    assert (header["term"]["cols"], header["term"]["rows"]) == (80, 24)
-    assert events[0][1:] == ["m", "connect"]
+    assert (header["version"], header["width"], header["height"]) == (2, 80, 24)
+    assert events[0][1] == "o" and events[1][1:] == ["m", "connect"]  # after the first screen
     output = "".join(e[2] for e in events if e[1] == "o")
     assert output.startswith("\x1bc") and "started" in output and "done" in output
-    assert events[-1][1:] == ["x", "3"]
+    assert events[-2][1:] == ["x", "3"] and events[-1][1:] == ["o", ""]

@@ -181,7 +181,7 @@ def main() -> None:
 def record(path: Path, timeline: list[tuple[float, str, bytes | str]]) -> None:
     """Record the session as a live client would: output arrives as bytes."""
     clock_values = iter([0.0] + [t for t, _, _ in timeline] + [timeline[-1][0]] * 3)
-    with Recorder(path, cols=120, rows=40, clock=lambda: next(clock_values)) as rec:
+    with Recorder(path, cols=120, rows=40, format="v3", clock=lambda: next(clock_values)) as rec:
         for _, code, data in timeline:
             if code == "m":
                 rec.marker(str(data))
@@ -190,7 +190,7 @@ def record(path: Path, timeline: list[tuple[float, str, bytes | str]]) -> None:
 
 
 def record_chunks(path: Path, chunks: list[bytes]) -> None:
-    with Recorder(path, cols=120, rows=40) as rec:
+    with Recorder(path, cols=120, rows=40, format="v3") as rec:
         for chunk in chunks:
             rec.output(chunk)
 

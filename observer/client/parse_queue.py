@@ -54,7 +54,7 @@ class ParseQueue:
         recording: the recording policy (its notification markers), if recorded.
         size: the model's size until the peer says.
         scrollback: lines of scrollback the model keeps (0 for tiles).
-        show: feed a model at all (False for a headless recorder: nothing waits).
+        show: feed a model at all (False: nothing waits, and no notification is found).
     """
 
     def __init__(

@@ -64,7 +64,7 @@ class WatchedSession:
         reconnect: the reconnect policy (default: reconnect, fail fast on the first attempt).
         follow_size: while in control, resize the remote PTY to the view (False: keep its size).
         idle_release: hand control back after this many seconds without typing.
-        show: feed a terminal model (False for a headless recorder: nothing is parsed).
+        show: feed a terminal model (False: nothing is parsed, so no notification is found).
         stop_at_exit: end the session when the program exits (a recorder; otherwise it stays).
         recognisers: the rules that name the agent's notifications and prompts (``agents.toml``).
         log_peer_events: queue every event the peer sent (tests and tools read the log).

@@ -170,7 +170,7 @@ async def _record(args: argparse.Namespace) -> int:
         with contextlib.suppress(Exception):
             await connection.close()
         reporter.cancel()
-        _parse(session)
+        parse_all(session)
         session.end_recording()
         _tell(session.take_events())
     if policy.sink is None:
@@ -216,12 +216,12 @@ async def _report(connection: Connection) -> None:
     while True:
         await connection.received.wait()
         connection.received.clear()
-        _parse(connection.session)
+        parse_all(connection.session)
         _tell(connection.session.take_events())
 
 
-def _parse(session: WatchedSession) -> None:
-    """Feed the model everything waiting, at once (no view to give way to): the model finds the
+def parse_all(session: WatchedSession) -> None:
+    """Feed ``session``'s model everything waiting, at once (no view to give way to): the model finds the
     agent's notifications, which the recording policy marks as it does for ``watch --record``."""
     import time
 

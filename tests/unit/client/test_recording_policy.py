@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from observer.client.recording_policy import RESET
 from observer.client.watched import WatchedSession
+from observer.commands.record import parse_all
 from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters.native import NativeAdapter
@@ -140,20 +141,29 @@ def test_a_jupyter_control_recording_pairs_its_takeover_markers() -> None:
 
 
 def test_every_recorder_gets_the_same_markers_from_the_same_events() -> None:
+    """``observer record``'s session (parsed at once, no scrollback) and the app's (parsed in
+    slices by its feeder, here in one go) mark the same notification, outage and exit."""
+
     def run(session: WatchedSession) -> None:
         connect(session)
         session.received(hello(), 0.0)
-        session.received(b"x", 0.1)
+        session.received(b"x\x1b]9;needs you\x07", 0.1)
+        parse_all(session)
         session.connection_closed("the connection dropped", code=None, now=1.0)
         connect(session, now=2.0)
         session.received(f.encode(f.Exit(3)), 3.0)
 
     headless_policy, headless = recorded()
     app_policy, app = recorded()
-    run(WatchedSession(recording=headless_policy, show=False, stop_at_exit=True))
+    run(WatchedSession(recording=headless_policy, scrollback=0, stop_at_exit=True))
     run(WatchedSession(recording=app_policy))
     assert headless.events == app.events
-    assert headless.markers() == ["connect", "disconnect", "reconnect"]
+    assert headless.markers() == [
+        "connect",
+        "notification: needs you",
+        "disconnect",
+        "reconnect",
+    ]
     assert headless.events[-1] == ("x", 3)
 
 

@@ -1,15 +1,20 @@
-"""Our recordings in other people's tools: asciinema 2.4 (``cat``, ``play``) and termtosvg.
+"""Our recordings in other people's tools: asciinema 2.4 (``cat``, ``play``), termtosvg and
+asciinema-player 3.18 in headless Chromium.
 
 Both recorders' files of one session (:func:`tests.integration.recorders_scenario.record_both`:
 a notification, a takeover, a resize and an exit), in the default format, are played by the real
 tools as a user runs them. Each test skips, saying why, where its tool is not installed
-(asciinema 2.4 comes with the dev extras; ``.ci/run`` installs termtosvg).
+(asciinema 2.4 comes with the dev extras; ``.ci/run`` installs termtosvg; the web player needs
+Chromium and the player's npm bundle, named by ``OBSERVER_ASCIINEMA_PLAYER``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,7 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from observer.asciicast import CastReader
 from observer.asciicast.markers import MarkerKind, kind_of
+from observer.recording.recorder import Recorder
 from tests.integration.recorders_scenario import record_both
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(120)]
@@ -82,3 +89,55 @@ def test_termtosvg_renders_both_recordings(recordings: tuple[Path, Path], tmp_pa
         assert rendered.returncode == 0, (cast.name, rendered.stderr)
         svg = image.read_text()
         assert svg.startswith("<svg") and "answered" in svg, cast.name
+
+
+PLAYER_HINT = (
+    "npm install asciinema-player@3.18 and set OBSERVER_ASCIINEMA_PLAYER to its dist/bundle folder"
+)
+MARKER_TOOLTIP = re.compile(
+    r'<span class="ap-marker[^"]*"></span><span class="ap-tooltip">([^<]*)<'
+)
+
+
+def player_markers(cast: Path, chromium: str, bundle: Path, folder: Path) -> list[str]:
+    """The marker labels asciinema-player's progress bar shows for ``cast`` (tooltips read
+    ``MM:SS - label``), from the DOM headless Chromium renders."""
+    page = folder / f"{cast.stem}.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><style>"
+        + (bundle / "asciinema-player.css").read_text()
+        + "</style></head><body><div id='player'></div><script>"
+        + (bundle / "asciinema-player.min.js").read_text()
+        + "</script><script>AsciinemaPlayer.create({data: "
+        + json.dumps(cast.read_text())
+        + "}, document.getElementById('player'), {preload: true, controls: true});</script>"
+        + "</body></html>"
+    )
+    dom = run(
+        *(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"),
+        *("--dump-dom", page.as_uri()),
+    )
+    assert dom.returncode == 0, dom.stderr
+    return [html.unescape(text).partition(" - ")[2] for text in MARKER_TOOLTIP.findall(dom.stdout)]
+
+
+def test_asciinema_player_in_headless_chromium_shows_every_marker(
+    recordings: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The web player lists only markers before a recording's last event; a recording that
+    ends on a marker (a session quit right after handing the keyboard back) shows it too."""
+    names = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
+    chromium = next((found for name in names if (found := shutil.which(name))), None)
+    if chromium is None:
+        pytest.skip("no headless Chromium here (apt-get install chromium-headless-shell)")
+    bundle = Path(os.environ.get("OBSERVER_ASCIINEMA_PLAYER", "/nonexistent"))
+    if not (bundle / "asciinema-player.min.js").exists():
+        pytest.skip(f"asciinema-player is not installed here ({PLAYER_HINT})")
+    ends_on_marker = tmp_path / "ends-on-marker.cast"
+    with Recorder(ends_on_marker, cols=40, rows=5) as recorder:
+        recorder.output(b"$ ")
+        recorder.marker("takeover end")
+    for cast in (*recordings, ends_on_marker):
+        with cast.open(encoding="utf-8") as stream:
+            written = [event.data for event in CastReader(stream) if event.code == "m"]
+        assert player_markers(cast, chromium, bundle, tmp_path) == written, cast.name

@@ -55,3 +55,10 @@ def test_a_peer_that_lists_no_sessions_is_not_asked(capsys: pytest.CaptureFixtur
     status, err = run(capsys, "ws://127.0.0.1:1/ws", "--protocol", "ttyd")
     assert status == 1
     assert err == "observer: which session at ws://127.0.0.1:1/ws? — add --identifier ID\n"
+
+
+def test_a_recording_format_without_a_recording_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--format", "v3")
+    assert status == 1 and "--format goes with --record FILE" in err and err.count("\n") == 1

@@ -36,7 +36,7 @@ from tests.benchmarks.adapters import Row, rows_for
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-SKIP = {"__init__", "__main__", "adapters", "soak", "server_attacks"}
+SKIP = {"__init__", "__main__", "adapters", "soak", "server_attacks", "server_attackers"}
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,9 @@ class Client:
         self.limit = limit
         self._resync = resync
         self._queue: deque[Entry] = deque()
+        self._opening: deque[Message] = deque()
+        """``hello``, until it is sent: dropping a backlog never drops it (a client whose first
+        frame is not ``hello`` cannot read the stream)."""
         self.queued = 0
         """Bytes (or characters) waiting in the queue."""
         self.overflowed = False
@@ -89,7 +92,13 @@ class Client:
         not paused by flow control, so its buffer is below websockets' high-water mark);
         otherwise through the bounded queue, exactly like :meth:`push`.
         """
-        if self._direct and not self._queue and not self.overflowed and self.socket.takes_writes():
+        if (
+            self._direct
+            and not self._queue
+            and not self._opening
+            and not self.overflowed
+            and self.socket.takes_writes()
+        ):
             self.socket.write(frame)
             self.direct_writes += 1
         else:
@@ -141,6 +150,12 @@ class Client:
         self.requested = True
         self._wakeup.set()
 
+    def open_with(self, message: Message) -> None:
+        """Queue the connection's first message (``hello``): sent before anything else, and kept
+        when the backlog behind it is dropped (an overflow or a shed right after joining)."""
+        self._opening.append(message)
+        self._wakeup.set()
+
     def push_unbounded(self, message: Message, frame: bytes | None = None) -> None:
         """Queue a message that must not be dropped (a snapshot right after a resync)."""
         self._queue.append((message, frame))
@@ -155,9 +170,12 @@ class Client:
     async def run_writer(self) -> None:
         """Send queued messages until cancelled or the connection closes (then ``send`` raises)."""
         while True:
+            while self._opening:
+                await self.socket.send(self._opening.popleft())
             if not self._queue and not self.overflowed:
                 self._wakeup.clear()
                 await self._wakeup.wait()
+                continue
             if self.overflowed:
                 # Only once the socket took what it was given (its buffer is under websockets'
                 # low-water mark) does the client read again: a snapshot queued earlier would

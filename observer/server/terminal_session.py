@@ -28,7 +28,7 @@ from observer.server.pty_process import PtyProcess, describe_exit
 from observer.server.pty_reader import PtyReader
 from observer.server.ring import OutputRing
 from observer.server.screen_sync import ScreenViews
-from observer.server.snapshots import PacedSnapshots
+from observer.server.snapshots import PacedSnapshots, Taken
 from observer.server.threads import in_thread
 from observer.server.websocket_adapter import wire_frame
 
@@ -170,10 +170,15 @@ class TerminalSession:
         """Queue ``hello`` and the start of the stream for a new client, then add it."""
         # Output collected for the others precedes this client's start (the ring's end).
         self.fanout.flush()
-        resume = since is not None and self.ring.holds(since)
         # hello announces the offset of the snapshot that follows (or of the resume), or the
-        # client sees a gap where there is none.
-        start = since if resume and since is not None else self.snapshots.take().offset
+        # client sees a gap where there is none: one snapshot serves both (taken twice, the
+        # second could be a newer one, the first's parse outlasting the sharing period).
+        taken: Taken | None = None
+        if since is not None and self.ring.holds(since):
+            start = since
+        else:
+            taken = self.snapshots.take()
+            start = taken.offset
         hello = frames.Hello(
             identifier=self.identifier,
             mode="control" if granted else "watch",
@@ -185,11 +190,11 @@ class TerminalSession:
             title=self.model.title,
             control=client.connection.role == "control",
         )
-        client.push_unbounded(frames.encode(hello))
-        if resume and since is not None:
-            self._queue_bytes(client, since)
+        client.open_with(frames.encode(hello))
+        if taken is None:
+            self._queue_bytes(client, start)
         else:
-            self._queue_snapshot(client)
+            self._queue_snapshot(client, taken)
         if self.exited:
             client.push_unbounded(frames.encode(frames.Exit(self.exit_status)))
         self._queue_echo(client)
@@ -215,13 +220,13 @@ class TerminalSession:
         self.screens.leave(client)  # a screen viewer: its last frame, where the snapshot stands
         self._queue_snapshot(client)
 
-    def _queue_snapshot(self, client: Client) -> None:
+    def _queue_snapshot(self, client: Client, taken: Taken | None = None) -> None:
         # A new snapshot is taken once the model parsed its backlog (at most MODEL_BACKLOG;
         # work it has to do anyway, only sooner): it is then at the end of the stream, with no
         # bytes to follow it. Otherwise every client resyncing during a flood would also be
         # sent up to the whole backlog after it. A shared one (see PacedSnapshots) is followed
         # by the little output of its last PERIOD.
-        taken = self.snapshots.take()
+        taken = taken or self.snapshots.take()
         client.push_unbounded(taken.message, taken.frame)
         self._queue_bytes(client, taken.offset)
 

@@ -11,10 +11,11 @@ from websockets.frames import TEXT as OP_TEXT
 from websockets.frames import Frame
 from websockets.streams import StreamReader
 
+from observer.protocol.arbiter import ServerConnection
 from observer.server.clients import Client, FanoutBudget
 from observer.server.fanout import Fanout
 from observer.server.pty_reader import BATCH_INTERVAL, MAX_INTERVAL, batch_interval
-from observer.server.websocket_adapter import wire_frame
+from observer.server.websocket_adapter import FrameSocket, wire_frame
 from tests.waiting import until
 
 
@@ -166,3 +167,63 @@ def test_the_clients_beyond_their_tokens_fair_share_are_shed_first() -> None:
     assert beyond_fair_share([*many, honest, tile]) == many[1:]  # type: ignore[list-item]
     assert beyond_fair_share([*many[:2], client("ops"), client("ops")]) == []  # type: ignore[list-item]
     assert beyond_fair_share(many) == []  # type: ignore[arg-type]
+
+
+class RecordingSocket:
+    """Stands in for :class:`~observer.server.websocket_adapter.FrameSocket`: an open socket that
+    keeps, in order, every message sent and every frame written (``direct`` as websockets has
+    it without compression)."""
+
+    direct = True
+    paused = False
+
+    def __init__(self) -> None:
+        self.sent: list[bytes | str] = []
+
+    def limit_unsent(self) -> None:
+        pass
+
+    def takes_writes(self) -> bool:
+        return True
+
+    def open(self) -> bool:
+        return True
+
+    def unsent(self) -> int:
+        return 0
+
+    def write(self, frame: bytes) -> None:
+        self.sent.append(frame)
+
+    async def send(self, message: bytes | str) -> None:
+        self.sent.append(message)
+
+    async def drain(self) -> None:
+        pass
+
+
+async def test_hello_goes_first_even_when_the_backlog_behind_it_overflows_at_once() -> None:
+    """A client joining during a flood can overflow before its writer runs: the backlog is
+    dropped for a snapshot, but never its ``hello`` (without it, the stream cannot be read)."""
+    socket = RecordingSocket()
+    resyncs: list[Client] = []
+
+    def resync(client: Client) -> float:
+        resyncs.append(client)
+        client.push_unbounded(b"SNAPSHOT", wire_frame(b"SNAPSHOT"))
+        return 0.0
+
+    client = Client(cast(FrameSocket, socket), cast(ServerConnection, None), 1000, resync)
+    client.open_with('{"type":"hello"}')
+    client.push_unbounded(b"snapshot shared with the joiner", None)
+    for _ in range(10):
+        client.push(b"x" * 500)  # the output after the shared snapshot: past the limit
+    assert client.overflowed
+    writer = asyncio.create_task(client.run_writer())
+    try:
+        await until(lambda: len(socket.sent) >= 2, "hello and the snapshot sent")
+    finally:
+        writer.cancel()
+    assert socket.sent[0] == '{"type":"hello"}'
+    assert socket.sent[1] == wire_frame(b"SNAPSHOT")
+    assert resyncs == [client]

@@ -58,9 +58,11 @@ class PacedSnapshots:
         self.taken = 0
         """Repaints made (a shared snapshot is not one)."""
 
-    def take(self) -> Taken:
+    def take(self, max_tail: int | None = None) -> Taken:
         """The latest snapshot if it is young, of the current size, and the ring holds what
-        followed it; else a new one, once the model has parsed its backlog."""
+        followed it (at most ``max_tail`` bytes of it: a client whose queue the shared
+        snapshot's tail would overflow gets a new one instead); else a new one, once the model
+        has parsed its backlog."""
         now = self._clock()
         last = self._last
         size = (self._model.cols, self._model.rows)
@@ -69,6 +71,7 @@ class PacedSnapshots:
             and now - last.at < PERIOD
             and last.size == size
             and self._ring.holds(last.offset)
+            and (max_tail is None or self._ring.end - last.offset <= max_tail)
         ):
             return last
         self._feed.catch_up()

@@ -177,7 +177,7 @@ class TerminalSession:
         if since is not None and self.ring.holds(since):
             start = since
         else:
-            taken = self.snapshots.take()
+            taken = self.snapshots.take(max_tail=client.limit // 2)
             start = taken.offset
         hello = frames.Hello(
             identifier=self.identifier,
@@ -226,7 +226,7 @@ class TerminalSession:
         # bytes to follow it. Otherwise every client resyncing during a flood would also be
         # sent up to the whole backlog after it. A shared one (see PacedSnapshots) is followed
         # by the little output of its last PERIOD.
-        taken = taken or self.snapshots.take()
+        taken = taken or self.snapshots.take(max_tail=client.limit // 2)
         client.push_unbounded(taken.message, taken.frame)
         self._queue_bytes(client, taken.offset)
 

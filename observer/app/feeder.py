@@ -88,10 +88,14 @@ async def feed(
     session, received = link.session, link.received
     slices = slices or Slices()
     drained = -HOLD  # when the last backlog was parsed to its end
-    while True:
+
+    def hand_on() -> None:
         events = session.take_events()
         if events:
             drain(events)
+
+    while True:
+        hand_on()
         if not session.pending:
             if ended.is_set():
                 return
@@ -102,6 +106,9 @@ async def feed(
             await received.wait()
             held = drained + HOLD - time.perf_counter()
             if held > 0 and not session.in_control and not ended.is_set():
+                # Only output waits for the backlog's frame: a notice or a change of state
+                # that came with the wake is handed on at once.
+                hand_on()
                 await asyncio.sleep(held)
             continue
         if slices.spent():

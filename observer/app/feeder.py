@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 
 from observer.app.links import Link
+from observer.app.widgets.terminal_canvas import FRAME_FLOOD
 from observer.client.events import SessionEvent
 
 TIME_SLICE = 0.005
@@ -27,10 +28,10 @@ UI_TURNS = 4
 SCREEN_FIRST = 0.15
 """When a screen is pushed or popped, parsing waits this long: the screen is composed and drawn
 with the event loop to itself."""
-HOLD = 1 / 20
+HOLD = FRAME_FLOOD
 """While watching, output that comes within this of the last backlog's end waits until then and
 is parsed with what follows it: a flood a backlog at a time, as its frames come (a view draws a
-flood at most this often: ``terminal_canvas.FRAME_FULL``). The first output after a quiet spell,
+flood at most this often). The first output after a quiet spell,
 and everything in control (a keystroke's echo), is parsed at once."""
 
 
@@ -87,10 +88,14 @@ async def feed(
     session, received = link.session, link.received
     slices = slices or Slices()
     drained = -HOLD  # when the last backlog was parsed to its end
-    while True:
+
+    def hand_on() -> None:
         events = session.take_events()
         if events:
             drain(events)
+
+    while True:
+        hand_on()
         if not session.pending:
             if ended.is_set():
                 return
@@ -101,6 +106,9 @@ async def feed(
             await received.wait()
             held = drained + HOLD - time.perf_counter()
             if held > 0 and not session.in_control and not ended.is_set():
+                # Only output waits for the backlog's frame: a notice or a change of state
+                # that came with the wake is handed on at once.
+                hand_on()
                 await asyncio.sleep(held)
             continue
         if slices.spent():

@@ -16,8 +16,9 @@ import pytest
 from observer.app import feeder
 from observer.app.feeder import Slices, feed
 from observer.app.links import ScriptedLink
+from observer.client.events import SessionEvent, StatusChanged
 from observer.client.watched import WatchedSession
-from observer.protocol.events import OutputReceived
+from observer.protocol.events import OutputReceived, PresenceChanged
 from tests.app.conftest import scripted
 from tests.waiting import until
 
@@ -145,6 +146,26 @@ async def test_a_watched_flood_is_parsed_a_backlog_at_a_time_and_a_lone_change_a
     ended.set()
     link.received.set()
     await asyncio.wait_for(task, 5)
+
+
+async def test_a_change_of_state_is_handed_on_while_the_output_with_it_waits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held with it, the change would wait a minute
+    link = scripted([], identifier="a")
+    sizes = await feeds_of(link)
+    drained: list[SessionEvent] = []
+    ended = asyncio.Event()
+    task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended, drain=drained.extend))
+    link.push(OutputReceived(b"first\r\n", 0))
+    await until(lambda: sizes == [7], "the first output parsed")
+    drained.clear()
+    link.push(OutputReceived(b"second\r\n", 7))  # within the hold: waits for its frame
+    link.push(PresenceChanged(watchers=2))  # the status bar's count of watchers
+    await until(lambda: any(isinstance(e, StatusChanged) for e in drained), "the change", timeout=5)
+    assert sizes == [7]
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 async def test_in_control_what_comes_is_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,17 +3,32 @@ flood's frames come at a rate a person reads while a lone change is drawn at onc
 
 from __future__ import annotations
 
+import pytest
 from textual.strip import Strip
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.terminal_canvas import FRAME, FRAME_FULL
+from observer.app.widgets.terminal_canvas import FRAME, FRAME_FLOOD, FRAME_FULL
 from observer.app.widgets.terminal_view import TerminalView
+from observer.client.watched import WatchedSession
 from tests.app.conftest import scripted
 from tests.waiting import until
 
 
 def lines(view: TerminalView) -> list[Strip]:
     return [view.render_line(y) for y in range(view.size.height)]
+
+
+async def frame_after_a_scroll(view: TerminalView) -> tuple[list[float], float]:
+    """The view's clock (a list to move it) and how long the frame after a scroll waits, when
+    a frame was drawn just before."""
+    now = [1000.0]
+    view.clock = lambda: now[0]
+    await until(lambda: view._timer is None, "the first frame drawn")
+    view._last_frame = now[0]
+    view.mark_dirty(set(range(12)))  # a scroll: every row changed
+    timer = view._timer
+    assert timer is not None
+    return now, timer._interval
 
 
 async def test_a_row_that_scrolls_up_is_drawn_from_the_strip_it_had() -> None:
@@ -37,13 +52,9 @@ async def test_a_flood_is_drawn_at_a_readable_rate_and_a_lone_change_at_once() -
     app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
     async with app.run_test(size=(80, 20)):
         view = app.screen.query_one(TerminalView)
-        now = [1000.0]
-        view.clock = lambda: now[0]
-        await until(lambda: view._timer is None, "the first frame drawn")
-        view._last_frame = now[0]  # a frame was drawn just now
-        view.mark_dirty(set(range(12)))  # a scroll: every row changed
-        timer = view._timer
-        assert timer is not None and timer._interval >= FRAME_FULL - 1e-9 > FRAME
+        now, interval = await frame_after_a_scroll(view)
+        # Watched, not typed into: a screenful at a time, as fast as anyone reads one.
+        assert interval >= FRAME_FLOOD - 1e-9 > FRAME
         await until(lambda: view._timer is None, "the flood's frame drawn")
         view._last_frame = now[0]
         view.mark_dirty({11})  # a keystroke's echo right after it
@@ -54,3 +65,14 @@ async def test_a_flood_is_drawn_at_a_readable_rate_and_a_lone_change_at_once() -
         view.mark_dirty({11})
         timer = view._timer
         assert timer is not None and timer._interval <= 0.001 + 1e-9
+
+
+async def test_in_control_a_flood_is_drawn_faster_so_what_is_typed_shows_promptly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(WatchedSession, "in_control", property(lambda self: True))
+    app = ObserverApp([scripted([b"$ "], cols=60, rows=12)])
+    async with app.run_test(size=(80, 20)):
+        view = app.screen.query_one(TerminalView)
+        _, interval = await frame_after_a_scroll(view)
+        assert FRAME_FULL - 1e-9 <= interval < FRAME_FLOOD

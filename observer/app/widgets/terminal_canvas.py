@@ -7,8 +7,8 @@ lines composes *n* rows. Only rows the model reports dirty are refreshed, throug
 ``refresh(*regions)``, and never while the remote holds a synchronized update open (DECSET 2026,
 up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a keystroke's echo)
 at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
-(a scrolling log) at most :data:`FRAME_FULL` apart, a rate a person reads a flood at, with the
-latest state. The remote size is authoritative: a smaller view
+(a scrolling log) at most :data:`FRAME_FLOOD` apart while watching (:data:`FRAME_FULL` in
+control), a rate a person reads a flood at, with the latest state. The remote size is authoritative: a smaller view
 crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
 centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
@@ -47,6 +47,11 @@ at a time rather than line by line). While watching, the feeder parses a flood a
 (``feeder.HOLD``), and each backlog's frame is drawn as it is parsed."""
 FRAME_BEHIND = 1 / 20
 """Frame interval while output waits to be parsed: the time saved goes to parsing."""
+FRAME_FLOOD = 1 / 10
+"""Frame interval, watching (not in control), when most rows changed: a log scrolling by whole
+screens is not read line by line, and each frame costs a repaint of every row and its escape
+codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
+frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
@@ -163,7 +168,7 @@ class TerminalCanvas(Widget):
         paced = self.paced()
         frame = FRAME if paced else self.frame
         if self._whole or 2 * len(self._pending) > self.session.model.rows:
-            frame = max(FRAME_FULL, frame)
+            frame = max(FRAME_FULL if self.session.in_control else FRAME_FLOOD, frame)
         frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = self._last_frame + frame - self.clock()
         if paced and delay <= 0:

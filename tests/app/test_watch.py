@@ -209,7 +209,10 @@ async def test_control_returns_to_watch_after_the_idle_time() -> None:
         await until(lambda: not screen.control, "the release after the idle time")
         await until(lambda: len(source.requests) >= 2, "the release at the session")
         assert source.requests == ["take", "release"]
-        assert any("after 60 s without typing" in n.message for n in app._notifications)
+        await until(
+            lambda: any("after 60 s without typing" in n.message for n in app._notifications),
+            "the notice that control was handed back",
+        )
 
 
 async def test_scrollback_can_be_browsed_while_output_continues() -> None:

@@ -397,6 +397,30 @@ class StreamFollower:
         self.text = bytearray()
 
 
+def read_into(
+    selector: selectors.BaseSelector,
+    sock: socket.socket,
+    follower: StreamFollower,
+    buffer: bytearray,
+    view: memoryview,
+) -> list[bytes]:
+    """Read what ``sock`` has into ``follower`` (forgetting a socket that closed); the masked
+    pongs its pings need (RFC 6455 5.5.3), for the caller to send."""
+    try:
+        received = sock.recv_into(buffer)
+    except BlockingIOError:
+        return []
+    except OSError:
+        received = 0
+    if not received:
+        selector.unregister(sock)
+        return []
+    follower.feed(view[:received])
+    pongs = [bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping for ping in follower.pings]
+    follower.pings.clear()
+    return pongs
+
+
 def upgrade(port: int) -> socket.socket:
     """A WebSocket connection to the benchmark's server, after its ``101``."""
     sock = socket.create_connection(("127.0.0.1", port))
@@ -451,24 +475,11 @@ def watchers_process(port: int, count: int, stalled: bool, spam: bool = False) -
                     spammer.write()
                 if not mask & selectors.EVENT_READ:
                     continue
-            follower = followers[sock]
-            try:
-                received = sock.recv_into(buffer)
-            except BlockingIOError:
-                continue
-            except OSError:
-                received = 0
-            if not received:
-                selector.unregister(sock)
-                continue
-            follower.feed(view[:received])
-            for ping in follower.pings:  # RFC 6455 5.5.3: answer with a masked pong
-                pong = bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping
+            for pong in read_into(selector, sock, followers[sock], buffer, view):
                 if spammer is not None and sock is spammer.sock:
                     spammer.queue(pong)  # after the resyncs already queued
                 else:
                     sock.sendall(pong)
-            follower.pings.clear()
         if target is not None and (
             all(f.offset >= target for f in followers.values()) or time.monotonic() > deadline
         ):

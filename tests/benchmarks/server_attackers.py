@@ -27,7 +27,7 @@ import threading
 import time
 
 from observer.protocol.adapters.native import query
-from tests.benchmarks.server import StreamFollower
+from tests.benchmarks.server import StreamFollower, read_into
 
 PING = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"p" * 125
 RELEASE = b'{"type":"release"}'
@@ -164,22 +164,9 @@ def run(port: int, hostile: str, honest: str, attack: str) -> None:
                 selector.unregister(sys.stdin)
                 continue
             assert isinstance(sock, socket.socket)
-            try:
-                received = sock.recv_into(buffer)
-            except BlockingIOError:
-                continue
-            except OSError:
-                received = 0
-            if not received:
-                selector.unregister(sock)
-                continue
-            follower = followers[sock]
-            follower.feed(view[:received])
-            for ping in follower.pings:  # RFC 6455 5.5.3: answer with a masked pong
-                with_pong = bytes([0x8A, 0x80 | len(ping)]) + b"\0\0\0\0" + ping
+            for pong in read_into(selector, sock, followers[sock], buffer, view):
                 with contextlib.suppress(OSError):
-                    sock.send(with_pong)
-            follower.pings.clear()
+                    sock.send(pong)
         if target is not None and (
             followers[honest_sock].offset >= target or time.monotonic() > deadline
         ):

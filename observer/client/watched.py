@@ -97,7 +97,7 @@ class WatchedSession:
             life, outlet, attention, recording, size=size, scrollback=scrollback, show=show
         )
         self._control = control = Control(
-            life, outlet, attention, recording, want=want_control, follow_size=follow_size,
+            life, queue, outlet, attention, recording, want=want_control, follow_size=follow_size,
             idle_release=idle_release,
         )  # fmt: skip
         self._tile = tile = TileView(life, queue, outlet, recorded=recording is not None)

@@ -57,6 +57,8 @@ class Control:
         """Who holds the keyboard as the peer says (``you`` is :attr:`in_control`)."""
         self.watch_only = False
         self.view_size: tuple[int, int] | None = None
+        self.pinned_size: tuple[int, int] | None = None
+        """The size the user chose for the remote PTY in control (None: the view's)."""
         self._reply: tuple[bytes, str] | None = None
         """Keys to send once control is granted, then hand it back; and the notice then."""
         self._last_input = 0.0
@@ -211,7 +213,8 @@ class Control:
         self._outlet.tell(told)
 
     def _follow_view(self) -> None:
-        caps, view, adapter = self._life.capabilities, self.view_size, self._life.adapter
+        caps, adapter = self._life.capabilities, self._life.adapter
+        view = self.pinned_size or self.view_size
         if not self.in_control or not self.follow_size or view is None or caps is None:
             return
         if caps.resize and view != self._life.remote_size and adapter is not None:

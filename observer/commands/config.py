@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from observer.commands._help import URL_HELP, add_action
+from observer.commands._options import IDENTIFIER_HELP, add_identifier_option
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 NAME = "config"
@@ -42,7 +43,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     add.add_argument("name", metavar="NAME", help="the profile's name: letters, digits, - and _")
     add.add_argument("url", metavar="URL", help=URL_HELP)
     # The same options, spelled as `observer watch` spells them: a profile holds what watch takes.
-    add.add_argument("--identifier", "-i", required=True, help="session identifier")
+    add_identifier_option(add, IDENTIFIER_HELP, required=True)
     add.add_argument(
         "--protocol",
         choices=PROTOCOL_CHOICES,

@@ -41,8 +41,21 @@ def test_recording_refuses_to_overwrite(capsys: pytest.CaptureFixture[str], tmp_
     existing = tmp_path / "old.cast"
     existing.write_text("keep me")
     status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--record", str(existing))
-    assert status == 1 and "already exists" in err
-    assert existing.read_text() == "keep me"
+    assert err == (
+        f"observer: {existing} already exists — add --overwrite to replace it, "
+        "or choose another --record file\n"
+    )
+    assert status == 1 and existing.read_text() == "keep me"
+
+
+def test_a_chosen_size_and_keeping_the_remote_size_disagree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/", "--size", "100x30", "--keep-remote-size")
+    assert status == 1
+    assert err == "observer: --size and --keep-remote-size disagree — give one of them\n"
+    status, err = run(capsys, "ws://127.0.0.1:1/", "--size", "100")
+    assert status == 1 and err.startswith("observer: --size ") and err.count("\n") == 1
 
 
 def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -> None:

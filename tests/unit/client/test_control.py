@@ -171,6 +171,19 @@ def test_a_native_screen_waits_for_the_servers_resize() -> None:
     assert (session.model.cols, session.model.rows) == (120, 35)
 
 
+def test_a_chosen_size_is_the_remote_size_in_control_whatever_the_window() -> None:
+    session = WatchedSession(remote_size=(100, 30))
+    assert (session.join_request().cols, session.join_request().rows) == (100, 30)
+    connect(session)
+    session.view_resized(120, 40, 0.0)
+    session.take(0.0)
+    session.received(control("you"), 0.1)
+    assert json.loads(session.data_to_send()[-1]) == {"type": "resize", "cols": 100, "rows": 30}
+    session.received(f.encode(f.Resize(100, 30)), 0.2)
+    session.view_resized(90, 20, 0.3)
+    assert session.data_to_send() == []
+
+
 def test_the_remote_size_can_be_kept() -> None:
     session = WatchedSession(follow_size=False)
     connect(session)

@@ -35,7 +35,7 @@ PIECE = 64 * 1024
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
 DESCRIPTION = """\
-Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v2 by
+Connect to an endpoint in watch mode (its only session without --identifier, as watch does) and write everything it shows to an asciicast file (v2 by
 default, which every player reads; v3 with --format v3), crash-safe: a killed recorder leaves a playable file. Reconnects
 resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers,
 as watch --record writes them: connect, disconnect/reconnect (one pair per outage), gap, "joined
@@ -96,13 +96,17 @@ def run(args: argparse.Namespace) -> int:
     """Record until the session ends, the duration passes or Ctrl-C."""
     import asyncio
 
+    from observer.commands._which_session import identifier_for
     from observer.errors import UsageError
+    from observer.protocol.adapters import parse_protocol
 
     for name in ("duration", "ping_interval", "ping_timeout"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
     refuse_existing(args.output, args.overwrite)
+    protocol = parse_protocol(args.protocol)
+    args.identifier = identifier_for(args.url, args.identifier, protocol, args.api_version)
     return asyncio.run(_record(args))
 
 

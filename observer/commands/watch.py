@@ -28,8 +28,8 @@ HELP = "watch an agent's terminal live (several at once as a dashboard); take ov
 DESCRIPTION = """\
 Watch a remote agent's terminal. You start in WATCH mode: nothing you type is sent. Press ctrl+t and
 confirm with y to take control (every key then goes to the agent), ctrl+] to hand it back, ctrl+x to
-send one Ctrl-C. Give a URL (with --identifier, unless the endpoint serves one session), or the
-names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
+send one Ctrl-C. Give a URL (with --identifier where the endpoint serves several sessions; one
+session is used as it is, and ttyd or a raw bridge takes none), or the names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
 one, escape goes back). Tokens come from the OS keyring (`observer auth login URL`) or
 OBSERVER_TOKEN, never from the command line.
 """
@@ -89,46 +89,31 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     if urls:
         if len(args.targets) != 1:
             raise UsageError("give one URL with --identifier, or profile names", "not both")
-        identifier = args.identifier
-        if not identifier:
-            if args.protocol not in ("auto", "observer"):  # only `observer serve` lists them
-                raise UsageError(f"which session at {urls[0]}?", "add --identifier ID")
-            identifier = _only_session(urls[0], args.api_version)
-        return [
+        profiles = [
             Profile(
                 name="",  # not a profile: the command line's
                 url=urls[0],
-                identifier=identifier,
+                identifier=args.identifier or "",
                 protocol=None if args.protocol == "auto" else args.protocol,
                 api_version=args.api_version or DEFAULT_API_VERSION,
             )
         ]
-    if args.identifier:
+    elif args.identifier:
         raise UsageError("--identifier goes with a URL", "profiles carry their own identifier")
-    return resolve_profiles(args.targets, load_config())
+    else:
+        profiles = resolve_profiles(args.targets, load_config())
+    return [_identified(p) for p in profiles]
 
 
-def _only_session(url: str, api_version: str | None) -> str:
-    """The identifier of the one session the endpoint serves; else list them and say what to do."""
-    from observer.commands.sessions import fetch_listing, print_table
-    from observer.errors import ConnectionFailed, UsageError
-    from observer.terminal.sanitize import sanitize
+def _identified(profile: Profile) -> Profile:
+    """``profile`` with the identifier the one rule gives (:mod:`._which_session`)."""
+    import dataclasses
 
-    try:
-        sessions = fetch_listing(url, api_version)["sessions"]
-    except ConnectionFailed as error:
-        if error.status == 404:  # not an `observer serve` endpoint: it cannot say
-            raise UsageError(f"which session at {url}?", "add --identifier ID") from None
-        raise
-    identifiers = [str(s.get("identifier", "")) for s in sessions]
-    if len(identifiers) == 1 and identifiers[0] and sanitize(identifiers[0]) == identifiers[0]:
-        return identifiers[0]  # an identifier with control characters is never taken unasked
-    if not identifiers:
-        raise UsageError(f"{url} serves no session now", "start one with `observer serve -- CMD`")
-    print_table(sessions)
-    names = ", ".join(sanitize(i)[:60] for i in identifiers)
-    count = f"{len(identifiers)} sessions" if len(identifiers) > 1 else "a session"
-    raise UsageError(f"{count} at {url} ({names})", "add --identifier ID")
+    from observer.commands._which_session import identifier_for
+
+    protocol = cast("ProtocolName | None", profile.protocol)
+    identifier = identifier_for(profile.url, profile.identifier, protocol, profile.api_version)
+    return dataclasses.replace(profile, identifier=identifier)
 
 
 def build_link(

@@ -64,10 +64,13 @@ def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_peer_that_lists_no_sessions_is_not_asked(capsys: pytest.CaptureFixture[str]) -> None:
-    # Port 1 is closed: asking it would say "cannot reach"; a ttyd is not asked at all.
+    # Port 1 is closed: a ttyd takes no identifier, so nothing asks it which session; the
+    # connection's own refusal is the one line.
     status, err = run(capsys, "ws://127.0.0.1:1/ws", "--protocol", "ttyd")
     assert status == 1
-    assert err == "observer: which session at ws://127.0.0.1:1/ws? — add --identifier ID\n"
+    assert err == (
+        "observer: ws://127.0.0.1:1 refused the connection — is the server running on port 1?\n"
+    )
 
 
 def test_a_recording_format_without_a_recording_is_refused(

@@ -42,7 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.benchmarks
 
 screenshots: $(STAMP)
-	$(BIN)/observer screenshots --out screenshots
+	$(BIN)/observer screenshots -o screenshots
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

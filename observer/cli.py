@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from observer import __version__, commands
+from observer.commands._options import CommandLineParser
 from observer.errors import ObserverError
 
 EPILOG = """\
@@ -47,7 +48,7 @@ def _command_names() -> set[str]:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """Return the parser with one sub-parser per command module (``only``: that command's
     alone, so running one command imports no other command's module)."""
-    parser = argparse.ArgumentParser(
+    parser = CommandLineParser(
         prog="observer",
         description="Watch, take over, record and replay an AI coding agent's terminal.",
         epilog=EPILOG,

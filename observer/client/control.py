@@ -14,6 +14,7 @@ from __future__ import annotations
 from observer.client.attention import AttentionTracker
 from observer.client.events import Outlet
 from observer.client.lifecycle import Lifecycle
+from observer.client.parse_queue import ParseQueue
 from observer.client.recording_policy import RecordingPolicy
 from observer.protocol.events import Holder, SessionStarted
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
@@ -25,6 +26,7 @@ class Control:
 
     Args:
         life: the connection's life (the adapter to encode with, the peer's capabilities).
+        queue: the model's queue (a peer that never reports its size takes the size sent).
         outlet: where messages and notices are queued.
         attention: what the agent asked (typing answers it).
         recording: the recording policy, if the session is recorded.
@@ -36,6 +38,7 @@ class Control:
     def __init__(
         self,
         life: Lifecycle,
+        queue: ParseQueue,
         outlet: Outlet,
         attention: AttentionTracker,
         recording: RecordingPolicy | None,
@@ -44,7 +47,7 @@ class Control:
         follow_size: bool,
         idle_release: float,
     ) -> None:
-        self._life, self._outlet, self._attention = life, outlet, attention
+        self._life, self._queue, self._outlet, self._attention = life, queue, outlet, attention
         self._recording = recording
         self.want = want
         self.follow_size = follow_size
@@ -54,6 +57,8 @@ class Control:
         """Who holds the keyboard as the peer says (``you`` is :attr:`in_control`)."""
         self.watch_only = False
         self.view_size: tuple[int, int] | None = None
+        self.pinned_size: tuple[int, int] | None = None
+        """The size the user chose for the remote PTY in control (None: the view's)."""
         self._reply: tuple[bytes, str] | None = None
         """Keys to send once control is granted, then hand it back; and the notice then."""
         self._last_input = 0.0
@@ -208,11 +213,14 @@ class Control:
         self._outlet.tell(told)
 
     def _follow_view(self) -> None:
-        caps, view, adapter = self._life.capabilities, self.view_size, self._life.adapter
+        caps, adapter = self._life.capabilities, self._life.adapter
+        view = self.pinned_size or self.view_size
         if not self.in_control or not self.follow_size or view is None or caps is None:
             return
         if caps.resize and view != self._life.remote_size and adapter is not None:
             self._outlet.send(adapter.encode_resize(*view))
+            if not caps.reports_size:  # ttyd, Jupyter: the PTY takes it and nobody says so
+                self._queue.remote_resized(*view)
 
 
 def _shown(data: bytes) -> str:

@@ -117,6 +117,14 @@ class ParseQueue:
         self.backlog = 0
         self.queue(_Reset())
 
+    def remote_resized(self, cols: int, rows: int) -> None:
+        """The remote screen is ``cols`` x ``rows`` now (the peer said so, or took the size we
+        sent without saying): note it, record it, and resize the model after what waits."""
+        self._life.remote_size = (cols, rows)
+        if self._recording is not None:
+            self._recording.resized(cols, rows)
+        self.queue(Resized(cols, rows))
+
     def queue(self, step: SnapshotReceived | Resized | _Reset) -> None:
         """Feed ``step`` after what waits."""
         if self.show:

@@ -85,10 +85,7 @@ class PeerEvents:
             case SessionStarted():
                 self._started(event, now)
             case Resized(cols, rows):
-                life.remote_size = (cols, rows)
-                if recording is not None:
-                    recording.resized(cols, rows)
-                self._queue.queue(event)
+                self._queue.remote_resized(cols, rows)
             case ControlChanged(holder):
                 self._control.holder_changed(holder, now)
             case ControlRefused(code, message):

@@ -63,6 +63,8 @@ class WatchedSession:
         recording: the recording policy, if this session is recorded.
         reconnect: the reconnect policy (default: reconnect, fail fast on the first attempt).
         follow_size: while in control, resize the remote PTY to the view (False: keep its size).
+        remote_size: while in control, resize the remote PTY to this, not to the view (also
+            the size announced where the protocol asks: ttyd).
         idle_release: hand control back after this many seconds without typing.
         show: feed a terminal model (False: nothing is parsed, so no notification is found).
         stop_at_exit: end the session when the program exits (a recorder; otherwise it stays).
@@ -80,6 +82,7 @@ class WatchedSession:
         recording: RecordingPolicy | None = None,
         reconnect: ReconnectPolicy | None = None,
         follow_size: bool = True,
+        remote_size: tuple[int, int] | None = None,
         idle_release: float = DEFAULT_IDLE_RELEASE,
         show: bool = True,
         stop_at_exit: bool = False,
@@ -97,9 +100,10 @@ class WatchedSession:
             life, outlet, attention, recording, size=size, scrollback=scrollback, show=show
         )
         self._control = control = Control(
-            life, outlet, attention, recording, want=want_control, follow_size=follow_size,
+            life, queue, outlet, attention, recording, want=want_control, follow_size=follow_size,
             idle_release=idle_release,
         )  # fmt: skip
+        control.pinned_size = remote_size
         self._tile = tile = TileView(life, queue, outlet, recorded=recording is not None)
         parts = Parts(life, control, queue, tile, attention, outlet, recording)
         self._peer = peer = PeerEvents(parts)
@@ -176,7 +180,10 @@ class WatchedSession:
 
     def join_request(self) -> JoinRequest:
         """What the next connection should ask for."""
-        return self._life.join_request(control=self._control.want, size=self._control.view_size)
+        control = self._control
+        return self._life.join_request(
+            control=control.want, size=control.pinned_size or control.view_size
+        )
 
     def connection_opened(self, adapter: Adapter, now: float) -> None:
         """A connection is up, speaking through ``adapter``."""

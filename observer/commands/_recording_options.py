@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     from observer.asciicast import CastFormat
     from observer.credentials.store import Secret
     from observer.runtime.config import Config
+
+
+def add_record_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--record FILE`` (``record``: a :class:`Path`) and ``--overwrite``."""
+    from observer.commands._options import add_overwrite_option
+
+    parser.add_argument(
+        "--record", type=Path, metavar="FILE", help="also record the session to an asciicast file"
+    )
+    add_overwrite_option(parser)
 
 
 def add_redaction_option(parser: argparse.ArgumentParser) -> None:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from observer.commands._help import URL_HELP, add_action
+from observer.commands._options import IDENTIFIER_HELP, add_identifier_option
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 NAME = "config"
@@ -38,11 +39,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         "add a connection profile",
         "observer config add build-agent wss://sandbox.example --identifier build-1",
         "observer config add lab http://127.0.0.1:8888 --identifier 1 --protocol jupyter",
+        "observer config add shell ws://127.0.0.1:7681/ws --protocol ttyd",
     )
     add.add_argument("name", metavar="NAME", help="the profile's name: letters, digits, - and _")
     add.add_argument("url", metavar="URL", help=URL_HELP)
     # The same options, spelled as `observer watch` spells them: a profile holds what watch takes.
-    add.add_argument("--identifier", "-i", required=True, help="session identifier")
+    add_identifier_option(add, IDENTIFIER_HELP, default="")
     add.add_argument(
         "--protocol",
         choices=PROTOCOL_CHOICES,
@@ -89,15 +91,18 @@ def _show() -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
+    from observer.commands._which_session import identifier_for
+    from observer.protocol.adapters import parse_protocol
     from observer.protocol.endpoints import parse_endpoint
     from observer.runtime.config import DEFAULT_API_VERSION, Profile, add_profile
 
     parse_endpoint(args.url)  # a URL that cannot work is refused before it is written
+    protocol = parse_protocol(args.protocol)
     profile = Profile(
         name=args.name,
         url=args.url,
-        identifier=args.identifier,
-        protocol=None if args.protocol == "auto" else args.protocol,
+        identifier=identifier_for(args.url, args.identifier, protocol, args.api_version),
+        protocol=protocol,
         api_version=args.api_version or DEFAULT_API_VERSION,
     )
     path = add_profile(profile)

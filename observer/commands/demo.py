@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from observer.commands._recording_options import (
     add_format_option,
+    add_record_options,
     add_redaction_option,
     record_format,
 )
@@ -30,11 +30,15 @@ examples:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments."""
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
-    parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    add_record_options(parser)
     add_format_option(parser)
     add_redaction_option(parser)
     parser.add_argument(
-        "--speed", type=float, default=1.0, help="agent speed factor (default 1; 2 = twice as fast)"
+        "--speed",
+        type=float,
+        default=1.0,
+        metavar="FACTOR",
+        help="agent speed factor (default 1; 2 = twice as fast)",
     )
 
 
@@ -79,6 +83,7 @@ async def _run(args: argparse.Namespace) -> int:
             profile,
             record=args.record,
             format=record_format(args, config),
+            overwrite=args.overwrite,
             redact=args.redact,
             idle_release=config.idle_release,
             token=Secret(token),
@@ -97,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the demo until the app quits."""
     import asyncio
 
-    from observer.errors import UsageError
+    from observer.commands._options import refuse_existing
 
-    if args.record is not None and args.record.exists():
-        raise UsageError(f"{args.record} already exists", "choose another file name")
+    refuse_existing(args.record, args.overwrite, "--record")
     return asyncio.run(_run(args))

@@ -8,6 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from observer.commands._options import (
+    add_output_option,
+    add_overwrite_option,
+    refuse_existing,
+    say_deprecated,
+)
+
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
@@ -43,7 +50,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         default="text",
         help="output (default text; txt is the old name of text)",
     )
-    parser.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here, not stdout")
+    add_output_option(parser, "write the transcript here, not to stdout")
+    add_overwrite_option(parser)
     parser.add_argument(
         "--lenient", action="store_true", help="skip damaged lines of the recording, and count them"
     )
@@ -183,11 +191,8 @@ def run(args: argparse.Namespace) -> int:
     from observer.errors import CastFormatError, UsageError
 
     if args.format in OLD_SPELLINGS:
-        print(
-            f"observer: note: --format {args.format} is now spelled --format "
-            f"{OLD_SPELLINGS[args.format]}, as in observer render",
-            file=sys.stderr,
-        )
+        say_deprecated(f"--format {args.format}", f"--format {OLD_SPELLINGS[args.format]}")
+    refuse_existing(args.output, args.overwrite)
     try:
         header, transcript, skipped = collect(args.file, args.lenient)
     except CastFormatError as error:
@@ -202,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
         args.output.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(
-            f"cannot write {args.output}: {error.strerror}", "choose another -o"
+            f"cannot write {args.output}: {error.strerror}", "choose another -o/--output"
         ) from None
     return 0
 

@@ -6,6 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from observer.commands._options import (
+    IDENTIFIER_HELP,
+    add_identifier_option,
+    add_output_option,
+    add_overwrite_option,
+    add_size_option,
+    refuse_existing,
+)
 from observer.commands._recording_options import (
     add_format_option,
     add_redaction_option,
@@ -27,7 +35,7 @@ PIECE = 64 * 1024
 NAME = "record"
 HELP = "record a remote terminal to an asciicast file without the TUI (watch only)"
 DESCRIPTION = """\
-Connect to an endpoint in watch mode and write everything it shows to an asciicast file (v2 by
+Connect to an endpoint in watch mode (its only session without --identifier, as watch does) and write everything it shows to an asciicast file (v2 by
 default, which every player reads; v3 with --format v3), crash-safe: a killed recorder leaves a playable file. Reconnects
 resume with since= where the protocol allows; a gap that could not be replayed is marked. Markers,
 as watch --record writes them: connect, disconnect/reconnect (one pair per outage), gap, "joined
@@ -48,13 +56,12 @@ examples:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the ``record`` options."""
     parser.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    add_identifier_option(parser, IDENTIFIER_HELP, default="")
+    add_output_option(parser, "asciicast file to create", required=True)
+    add_overwrite_option(parser)
     parser.add_argument(
-        "--identifier", "-i", default="", help="session identifier (Jupyter: terminal name)"
+        "--duration", type=float, metavar="SECONDS", help="stop after SECONDS seconds"
     )
-    parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE", help="asciicast file to create"
-    )
-    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument(
         "--protocol",
         default="auto",
@@ -62,13 +69,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="peer protocol (default auto: detected from the negotiated subprotocol)",
     )
     add_format_option(parser)
-    parser.add_argument(
-        "--size",
-        default="80x24",
-        metavar="COLSxROWS",
-        help="size announced where the protocol asks (ttyd)",
-    )
-    parser.add_argument("--api-version", default=None, help="api-version query parameter")
+    add_size_option(parser, "size announced where the protocol asks (ttyd)", default="80x24")
+    parser.add_argument("--api-version", default=None, help="endpoint API version")
     parser.add_argument(
         "--audience", default=None, help="expected JWT audience (refuse tokens for another)"
     )
@@ -76,17 +78,17 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--ping-interval",
         type=float,
         default=20.0,
-        metavar="S",
-        help="keepalive ping every S seconds (default 20)",
+        metavar="SECONDS",
+        help="keepalive ping every SECONDS seconds (default 20)",
     )
     parser.add_argument(
         "--ping-timeout",
         type=float,
         default=20.0,
-        metavar="S",
-        help="declare the connection dead after S seconds without a pong, then reconnect (default 20)",
+        metavar="SECONDS",
+        help="declare the connection dead after SECONDS without a pong, then reconnect "
+        "(default 20)",
     )
-    parser.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     add_redaction_option(parser)
 
 
@@ -94,12 +96,17 @@ def run(args: argparse.Namespace) -> int:
     """Record until the session ends, the duration passes or Ctrl-C."""
     import asyncio
 
+    from observer.commands._which_session import identifier_for
     from observer.errors import UsageError
+    from observer.protocol.adapters import parse_protocol
 
     for name in ("duration", "ping_interval", "ping_timeout"):
         value = getattr(args, name)
         if value is not None and value <= 0:
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds")
+    refuse_existing(args.output, args.overwrite)
+    protocol = parse_protocol(args.protocol)
+    args.identifier = identifier_for(args.url, args.identifier, protocol, args.api_version)
     return asyncio.run(_record(args))
 
 

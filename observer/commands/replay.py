@@ -36,7 +36,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="cap pauses to SECONDS (default: the recording's own idle_time_limit, if any)",
     )
     parser.add_argument(
-        "--speed", type=float, default=1.0, metavar="X", help="playback speed, 0.25 to 16"
+        "--speed", type=float, default=1.0, metavar="FACTOR", help="playback speed, 0.25 to 16"
     )
     parser.add_argument("--theme", metavar="NAME", help="colour theme")
     parser.add_argument(

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from observer.commands._options import add_identifier_option, add_size_option
+
 if TYPE_CHECKING:
     from observer.server import Server
 
@@ -26,7 +28,7 @@ program needs in the command itself (`-- env NAME=value my-agent`).
 """
 EPILOG = """\
 examples:
-  observer token issue control --file tokens.txt      # prints the token once
+  observer token issue control --tokens tokens.txt      # prints the token once
   observer serve --tokens tokens.txt -- bash
   observer serve --listen 0.0.0.0:8765 --tokens tokens.txt --identifier agent-1 -- my-agent
   observer serve --insecure-no-auth -- python3 -m http.server   # loopback experiments only
@@ -63,20 +65,15 @@ def register(parser: argparse.ArgumentParser) -> None:
         metavar="CLAIM",
         help="claim whose value 'control' grants control (default: role)",
     )
-    parser.add_argument(
-        "--identifier",
-        action="append",
-        metavar="ID",
-        help="session to start now (repeatable; default: 'default')",
+    add_identifier_option(
+        parser, "session to start now (repeatable; default: 'default')", action="append"
     )
     parser.add_argument(
         "--create-on-connect",
         action="store_true",
         help="start a session for an unknown identifier when a client asks for it",
     )
-    parser.add_argument(
-        "--size", default="120x40", metavar="COLSxROWS", help="PTY size (default 120x40)"
-    )
+    add_size_option(parser, "PTY size (default 120x40)", default="120x40")
     parser.add_argument(
         "--allow-origin",
         action="append",
@@ -246,13 +243,13 @@ def _authenticator(args: argparse.Namespace, host: str) -> Any:
     if store is not None and len(store) == 0 and verifier is None:
         raise UsageError(
             f"{args.tokens} holds no token digest",
-            f"add one with `observer token issue control --file {args.tokens}`",
+            f"add one with `observer token issue control --tokens {args.tokens}`",
         )
     if store is None and verifier is None:
         if not args.insecure_no_auth:
             raise UsageError(
                 "no way to authenticate observers",
-                "pass --tokens FILE (create it with `observer token issue control --file FILE`) "
+                "pass --tokens FILE (create it with `observer token issue control --tokens FILE`) "
                 "or --jwt-public-key",
             )
         if not loopback_addresses(host):

@@ -7,8 +7,11 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from observer.protocol.adapters import PROTOCOL_CHOICES
+
 if TYPE_CHECKING:
     from observer.credentials.store import Secret
+    from observer.errors import TokenStoreError
     from observer.protocol.endpoints import Endpoint
 
 NAME = "sessions"
@@ -24,6 +27,7 @@ EPILOG = """\
 examples:
   observer sessions wss://sandbox.example.com
   observer sessions ws://127.0.0.1:8765 --json
+  observer sessions http://127.0.0.1:8888 --protocol jupyter     a Jupyter Server's terminals
 """
 TIMEOUT = 10.0
 
@@ -31,18 +35,24 @@ TIMEOUT = 10.0
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the URL and the output options."""
     parser.add_argument("url", metavar="URL", help="endpoint URL (ws, wss, http or https)")
+    parser.add_argument(
+        "--protocol",
+        choices=PROTOCOL_CHOICES,
+        default="auto",
+        help="peer protocol (default auto: asked as `observer serve` is; a Jupyter Server's "
+        "terminals with jupyter)",
+    )
     parser.add_argument("--api-version", default=None, help="endpoint API version")
     parser.add_argument("--json", action="store_true", help="print the endpoint's JSON as it is")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Fetch the list and print it."""
-    listing = fetch_listing(args.url, args.api_version)
-    if args.json:
-        print(json.dumps(listing, indent=2))
-    else:
-        print_table(listing["sessions"])
-    return 0
+    """Fetch the list and print it (:mod:`observer.commands._which_session` says how)."""
+    from observer.commands._which_session import show_served
+    from observer.protocol.adapters import parse_protocol
+
+    protocol = parse_protocol(args.protocol)
+    return show_served(args.url, protocol, args.api_version, as_json=args.json)
 
 
 def fetch_listing(url: str, api_version: str | None = None) -> dict[str, Any]:
@@ -53,20 +63,11 @@ def fetch_listing(url: str, api_version: str | None = None) -> dict[str, Any]:
         ConnectionFailed: unreachable, refused (``status`` 404: it lists no sessions), or not
             a list; the message says what to do.
     """
-    import datetime as dt
-
-    from observer.credentials.store import TokenStore
-    from observer.errors import TokenStoreError
     from observer.protocol.endpoints import parse_endpoint
-    from observer.transport import ConnectionSettings, check_token
     from observer.transport.settings import API_VERSION
 
     endpoint = parse_endpoint(url)
-    try:
-        token, keyring_error = TokenStore().get(url), None
-    except TokenStoreError as error:  # maybe the endpoint needs no token; say why if it does
-        token, keyring_error = None, error
-    check_token(endpoint, token, ConnectionSettings(url), dt.datetime.now(dt.UTC))
+    token, keyring_error = checked_token(url, endpoint)
     status, body = fetch(endpoint, token, api_version or API_VERSION)
     if status != 200:
         if status in (401, 403) and token is None and keyring_error is not None:
@@ -75,19 +76,42 @@ def fetch_listing(url: str, api_version: str | None = None) -> dict[str, Any]:
     return parse_listing(body, endpoint)
 
 
+def checked_token(url: str, endpoint: Endpoint) -> tuple[Secret | None, TokenStoreError | None]:
+    """The token for ``url`` (keyring or OBSERVER_TOKEN) once it may go there; or None and why
+    the keyring could not give one (maybe the endpoint needs none: say why if it does)."""
+    import datetime as dt
+
+    from observer.credentials.store import TokenStore
+    from observer.errors import TokenStoreError
+    from observer.transport import ConnectionSettings, check_token
+
+    try:
+        token, keyring_error = TokenStore().get(url), None
+    except TokenStoreError as error:
+        token, keyring_error = None, error
+    check_token(endpoint, token, ConnectionSettings(url), dt.datetime.now(dt.UTC))
+    return token, keyring_error
+
+
 def fetch(endpoint: Endpoint, token: Secret | None, api_version: str) -> tuple[int, str]:
-    """``GET <base>/sessions?api-version=...`` with the bearer token; (status, body).
+    """``GET <base>/sessions?api-version=...`` with the bearer token; (status, body)."""
+    from urllib.parse import quote
+
+    path = endpoint.path.rstrip("/") + "/sessions?api-version=" + quote(api_version, safe="")
+    headers = {"Authorization": f"Bearer {token.reveal()}"} if token is not None else {}
+    return get(endpoint, path, headers)
+
+
+def get(endpoint: Endpoint, path: str, headers: dict[str, str]) -> tuple[int, str]:
+    """``GET path`` at the endpoint's host; (status, body).
 
     Redirects are not followed: a token must not go wherever a response points.
     """
     import http.client
     import ssl
-    from urllib.parse import quote
 
     from observer.errors import ConnectionFailed
 
-    path = endpoint.path.rstrip("/") + "/sessions?api-version=" + quote(api_version, safe="")
-    headers = {"Authorization": f"Bearer {token.reveal()}"} if token is not None else {}
     connection: http.client.HTTPConnection
     if endpoint.secure:
         context = ssl.create_default_context()
@@ -119,13 +143,17 @@ def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exce
 
     origin = endpoint.origin
     text = sanitize(body.strip().splitlines()[0] if body.strip() else "")[:200]
+    if text.startswith("<"):  # a web page (ttyd's, Jupyter's): markup says nothing here
+        text = ""
     if status in (401, 403) and text in ("", "Unauthenticated"):
         what = "requires a token" if not has_token else "refused the token (HTTP 403)"
         return ConnectionFailed(f"{origin} {what}", token_advice(origin), retryable=False)
     if status == 404:
         return ConnectionFailed(
-            f"{origin} does not list sessions (HTTP 404: {text})",
-            "is it an `observer serve` endpoint, and is its URL the one you watch?",
+            f"{origin} does not list sessions (HTTP 404{': ' + text if text else ''})",
+            "is it an `observer serve` endpoint, and is its URL the one you watch? A ttyd "
+            "serves one program per connection (--protocol ttyd); a Jupyter Server lists its "
+            "terminals (--protocol jupyter)",
             retryable=False,
             status=status,
         )

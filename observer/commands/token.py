@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from observer.commands._options import add_old_spelling
+
 if TYPE_CHECKING:
     from observer.auth.token_file import TokenEntry
 
@@ -25,10 +27,10 @@ revoked token's connections; its sessions and their programs go on.
 """
 EPILOG = """\
 examples:
-  observer token issue control --file /etc/observer/tokens --label alice --expires 30d
-  observer token issue watch --file tokens.txt --label ci > watch-token.txt
-  observer token list --file tokens.txt
-  observer token revoke alice --file tokens.txt        # by label, or by digest prefix
+  observer token issue control --tokens /etc/observer/tokens --label alice --expires 30d
+  observer token issue watch --tokens tokens.txt --label ci > watch-token.txt
+  observer token list --tokens tokens.txt
+  observer token revoke alice --tokens tokens.txt        # by label, or by digest prefix
 """
 
 _DURATION = re.compile(r"(\d{1,6})([smhdw])")
@@ -48,7 +50,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     issue = sub.add_parser(
         "issue",
         help="create a token, print it once, store its digest",
-        **example("issue control --file tokens --label alice --expires 30d > alice.token"),
+        **example("issue control --tokens tokens --label alice --expires 30d > alice.token"),
     )
     issue.add_argument("role", choices=["watch", "control"], help="what the token allows")
     issue.add_argument("--label", metavar="NAME", help="a name to list and revoke it by")
@@ -58,16 +60,24 @@ def register(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser(
         "list",
         help="label, role, created, expiry of every token",
-        **example("list --file tokens"),
+        **example("list --tokens tokens"),
     )
     revoke = sub.add_parser(
         "revoke",
         help="remove a token (a running server drops it live)",
-        **example("revoke alice --file tokens", "revoke sha256:3f2a9c --file tokens"),
+        **example("revoke alice --tokens tokens", "revoke sha256:3f2a9c --tokens tokens"),
     )
     revoke.add_argument("which", metavar="LABEL|PREFIX", help="its label or digest prefix")
     for action in (issue, listing, revoke):
-        action.add_argument("--file", required=True, type=Path, help="the token file")
+        tokens = action.add_argument(
+            "--tokens",
+            dest="file",
+            required=True,
+            type=Path,
+            metavar="FILE",
+            help="the token file (`observer serve --tokens FILE` reads it)",
+        )
+        add_old_spelling(action, "--file", tokens)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -149,12 +159,12 @@ def _revoke(args: argparse.Namespace) -> int:
     if not found:
         raise UsageError(
             f"no token in {args.file} has the label or digest prefix {args.which!r}",
-            f"see `observer token list --file {args.file}`",
+            f"see `observer token list --tokens {args.file}`",
         )
     if len(found) > 1:
         raise UsageError(
             f"{len(found)} tokens match {args.which!r}",
-            f"give a longer digest prefix (see `observer token list --file {args.file}`)",
+            f"give a longer digest prefix (see `observer token list --tokens {args.file}`)",
         )
     remove_entries(args.file, [found[0].digest])
     entry = found[0]

@@ -6,8 +6,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from observer.commands._options import IDENTIFIER_HELP, add_identifier_option, add_size_option
 from observer.commands._recording_options import (
     add_format_option,
+    add_record_options,
     add_redaction_option,
     own_secrets,
     record_format,
@@ -26,8 +28,8 @@ HELP = "watch an agent's terminal live (several at once as a dashboard); take ov
 DESCRIPTION = """\
 Watch a remote agent's terminal. You start in WATCH mode: nothing you type is sent. Press ctrl+t and
 confirm with y to take control (every key then goes to the agent), ctrl+] to hand it back, ctrl+x to
-send one Ctrl-C. Give a URL (with --identifier, unless the endpoint serves one session), or the
-names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
+send one Ctrl-C. Give a URL (with --identifier where the endpoint serves several sessions; one
+session is used as it is, and ttyd or a raw bridge takes none), or the names of profiles/groups from the config file (several sessions open as a dashboard: enter opens
 one, escape goes back). Tokens come from the OS keyring (`observer auth login URL`) or
 OBSERVER_TOKEN, never from the command line.
 """
@@ -43,7 +45,7 @@ examples:
 def register(parser: argparse.ArgumentParser) -> None:
     """Add the arguments."""
     parser.add_argument("targets", nargs="+", metavar="URL_OR_PROFILE")
-    parser.add_argument("--identifier", "-i", help="session identifier (with a URL)")
+    add_identifier_option(parser, IDENTIFIER_HELP)
     parser.add_argument(
         "--protocol",
         choices=PROTOCOL_CHOICES,
@@ -52,7 +54,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--api-version", default=None, help="endpoint API version")
     parser.add_argument("--control", action="store_true", help="ask for control when connecting")
-    parser.add_argument("--record", type=Path, metavar="FILE", help="record to an asciicast file")
+    add_record_options(parser)
     parser.add_argument(
         "--record-input",
         action="store_true",
@@ -60,6 +62,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     add_format_option(parser)
     add_redaction_option(parser)
+    add_size_option(
+        parser,
+        "in control, size the remote terminal COLSxROWS instead of following your window "
+        "(where the protocol asks, ttyd, it is also the size announced)",
+    )
     parser.add_argument(
         "--keep-remote-size",
         action="store_true",
@@ -82,46 +89,31 @@ def _profiles(args: argparse.Namespace) -> list[Profile]:
     if urls:
         if len(args.targets) != 1:
             raise UsageError("give one URL with --identifier, or profile names", "not both")
-        identifier = args.identifier
-        if not identifier:
-            if args.protocol not in ("auto", "observer"):  # only `observer serve` lists them
-                raise UsageError(f"which session at {urls[0]}?", "add --identifier ID")
-            identifier = _only_session(urls[0], args.api_version)
-        return [
+        profiles = [
             Profile(
                 name="",  # not a profile: the command line's
                 url=urls[0],
-                identifier=identifier,
+                identifier=args.identifier or "",
                 protocol=None if args.protocol == "auto" else args.protocol,
                 api_version=args.api_version or DEFAULT_API_VERSION,
             )
         ]
-    if args.identifier:
+    elif args.identifier:
         raise UsageError("--identifier goes with a URL", "profiles carry their own identifier")
-    return resolve_profiles(args.targets, load_config())
+    else:
+        profiles = resolve_profiles(args.targets, load_config())
+    return [_identified(p) for p in profiles]
 
 
-def _only_session(url: str, api_version: str | None) -> str:
-    """The identifier of the one session the endpoint serves; else list them and say what to do."""
-    from observer.commands.sessions import fetch_listing, print_table
-    from observer.errors import ConnectionFailed, UsageError
-    from observer.terminal.sanitize import sanitize
+def _identified(profile: Profile) -> Profile:
+    """``profile`` with the identifier the one rule gives (:mod:`._which_session`)."""
+    import dataclasses
 
-    try:
-        sessions = fetch_listing(url, api_version)["sessions"]
-    except ConnectionFailed as error:
-        if error.status == 404:  # not an `observer serve` endpoint: it cannot say
-            raise UsageError(f"which session at {url}?", "add --identifier ID") from None
-        raise
-    identifiers = [str(s.get("identifier", "")) for s in sessions]
-    if len(identifiers) == 1 and identifiers[0] and sanitize(identifiers[0]) == identifiers[0]:
-        return identifiers[0]  # an identifier with control characters is never taken unasked
-    if not identifiers:
-        raise UsageError(f"{url} serves no session now", "start one with `observer serve -- CMD`")
-    print_table(sessions)
-    names = ", ".join(sanitize(i)[:60] for i in identifiers)
-    count = f"{len(identifiers)} sessions" if len(identifiers) > 1 else "a session"
-    raise UsageError(f"{count} at {url} ({names})", "add --identifier ID")
+    from observer.commands._which_session import identifier_for
+
+    protocol = cast("ProtocolName | None", profile.protocol)
+    identifier = identifier_for(profile.url, profile.identifier, protocol, profile.api_version)
+    return dataclasses.replace(profile, identifier=identifier)
 
 
 def build_link(
@@ -133,6 +125,8 @@ def build_link(
     format: CastFormat | None = None,
     redact: bool = True,
     follow_size: bool = True,
+    remote_size: tuple[int, int] | None = None,
+    overwrite: bool = False,
     idle_release: float | None = None,
     token: Secret | None = None,
     scrollback: int | None = None,
@@ -171,6 +165,7 @@ def build_link(
             endpoint=profile.url,
             record_input=record_input,
             format=format or DEFAULT_FORMAT,
+            overwrite=overwrite,
             redact=redact,
             secrets=own_secrets(token),
         )
@@ -180,6 +175,7 @@ def build_link(
         recording=policy,
         reconnect=settings.reconnect_policy(),
         follow_size=follow_size,
+        remote_size=remote_size,
         idle_release=DEFAULT_IDLE_RELEASE if idle_release is None else idle_release,
         scrollback=DEFAULT_SCROLLBACK if scrollback is None else scrollback,
     )
@@ -195,16 +191,20 @@ def run(args: argparse.Namespace) -> int:
     from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.app.memory import limit_malloc_arenas
+    from observer.commands._options import refuse_existing
     from observer.errors import UsageError
     from observer.runtime.config import config_dir, load_config
+    from observer.terminal.size import parse_size
     from observer.themes import load_theme
 
+    remote_size = None if args.size is None else parse_size(args.size, "--size")
+    if remote_size is not None and args.keep_remote_size:
+        raise UsageError("--size and --keep-remote-size disagree", "give one of them")
     profiles = _profiles(args)
     if args.record is not None:
         if len(profiles) != 1:
             raise UsageError("--record records one session", "watch one at a time to record it")
-        if args.record.exists():
-            raise UsageError(f"{args.record} already exists", "choose another file name")
+        refuse_existing(args.record, args.overwrite, "--record")
     config = load_config()
     theme = args.theme or config.theme
     if theme is not None:
@@ -213,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--record-input goes with --record FILE")
     if args.format is not None and args.record is None:
         raise UsageError("--format goes with --record FILE")
+    if args.overwrite and args.record is None:
+        raise UsageError("--overwrite goes with --record FILE")
     links = [
         build_link(
             p,
@@ -220,8 +222,10 @@ def run(args: argparse.Namespace) -> int:
             record=args.record,
             record_input=args.record_input,
             format=record_format(args, config),
+            overwrite=args.overwrite,
             redact=args.redact,
             follow_size=not args.keep_remote_size,
+            remote_size=remote_size,
             idle_release=config.idle_release,
             scrollback=0 if len(profiles) > 1 else None,  # a tile keeps no scrollback
         )

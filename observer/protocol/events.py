@@ -57,6 +57,10 @@ class Capabilities:
     screen: bool = False
     """The peer can send the screen's state instead of the byte stream (``observer.v1``'s
     ``screen`` view, for tiles: :meth:`~observer.protocol.adapter.Adapter.encode_view`)."""
+    reports_size: bool = False
+    """The peer tells its clients when the PTY's size changes (``observer.v1``'s ``resize``).
+    Where it does not (ttyd, Jupyter), a resize the controller sends is the remote's size from
+    then on: the client's own screen takes it, or full-width lines wrap early."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -175,15 +175,15 @@ def _profile(name: str, table: object) -> Profile:
         if value is not None and not isinstance(value, str):
             raise UsageError(f"profiles.{name}.{key} must be a string")
         values[key] = value
-    if not values["url"] or not values["identifier"]:
-        raise UsageError(f"profiles.{name} needs both url and identifier")
+    if not values["url"]:
+        raise UsageError(f"profiles.{name} needs a url")
     protocol = values["protocol"]
     if protocol is not None and protocol not in PROTOCOLS:
         raise UsageError(f"profiles.{name}.protocol must be one of {', '.join(PROTOCOLS)}")
     return Profile(
         name=name,
         url=str(values["url"]),
-        identifier=str(values["identifier"]),
+        identifier=str(values["identifier"] or ""),
         protocol=protocol,
         api_version=values["api-version"] or DEFAULT_API_VERSION,
     )
@@ -266,8 +266,9 @@ def _profile_table(profile: Profile) -> str:
     lines = [
         f"[profiles.{profile.name}]",
         f"url = {toml_string(profile.url)}",
-        f"identifier = {toml_string(profile.identifier)}",
     ]
+    if profile.identifier:  # none: the peer ignores it, or the endpoint's only session
+        lines.append(f"identifier = {toml_string(profile.identifier)}")
     if profile.protocol is not None:
         lines.append(f"protocol = {toml_string(profile.protocol)}")
     if profile.api_version != DEFAULT_API_VERSION:

@@ -59,7 +59,7 @@ def test_a_token_in_the_config_is_refused_with_what_to_do(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ("[profiles.x]\nurl = 'ws://h/'\n", "needs both url and identifier"),
+        ("[profiles.x]\nidentifier = 'i'\n", "profiles.x needs a url"),
         (
             "[profiles.x]\nurl='ws://h/'\nidentifier='i'\nprotocol='smtp'\n",
             "protocol must be one of",

@@ -8,7 +8,7 @@ from observer.cli import main
 
 
 def test_screenshots_saves_one_svg_per_view(tmp_path: Path, capsys: object) -> None:
-    status = main(["screenshots", "--out", str(tmp_path), "--only", "watch", "--only", "control"])
+    status = main(["screenshots", "-o", str(tmp_path), "--only", "watch", "--only", "control"])
     assert status == 0
     watch = (tmp_path / "watch.svg").read_text()
     control = (tmp_path / "control.svg").read_text()
@@ -19,5 +19,5 @@ def test_screenshots_saves_one_svg_per_view(tmp_path: Path, capsys: object) -> N
 
 
 def test_an_unknown_view_is_a_usage_error(tmp_path: Path, capsys: object) -> None:
-    assert main(["screenshots", "--out", str(tmp_path), "--only", "nope"]) == 1
+    assert main(["screenshots", "-o", str(tmp_path), "--only", "nope"]) == 1
     assert "no view named nope" in capsys.readouterr().err  # type: ignore[attr-defined]

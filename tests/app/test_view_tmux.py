@@ -40,7 +40,7 @@ def free_port() -> int:
 
 def issue(role: str, tokens: Path) -> str:
     issued = subprocess.run(
-        [sys.executable, "-m", "observer", "token", "issue", role, "--file", str(tokens)],
+        [sys.executable, "-m", "observer", "token", "issue", role, "--tokens", str(tokens)],
         capture_output=True,
         text=True,
         timeout=60,

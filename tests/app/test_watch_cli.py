@@ -41,8 +41,21 @@ def test_recording_refuses_to_overwrite(capsys: pytest.CaptureFixture[str], tmp_
     existing = tmp_path / "old.cast"
     existing.write_text("keep me")
     status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--record", str(existing))
-    assert status == 1 and "already exists" in err
-    assert existing.read_text() == "keep me"
+    assert err == (
+        f"observer: {existing} already exists — add --overwrite to replace it, "
+        "or choose another --record file\n"
+    )
+    assert status == 1 and existing.read_text() == "keep me"
+
+
+def test_a_chosen_size_and_keeping_the_remote_size_disagree(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/", "--size", "100x30", "--keep-remote-size")
+    assert status == 1
+    assert err == "observer: --size and --keep-remote-size disagree — give one of them\n"
+    status, err = run(capsys, "ws://127.0.0.1:1/", "--size", "100")
+    assert status == 1 and err.startswith("observer: --size ") and err.count("\n") == 1
 
 
 def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,10 +64,13 @@ def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_a_peer_that_lists_no_sessions_is_not_asked(capsys: pytest.CaptureFixture[str]) -> None:
-    # Port 1 is closed: asking it would say "cannot reach"; a ttyd is not asked at all.
+    # Port 1 is closed: a ttyd takes no identifier, so nothing asks it which session; the
+    # connection's own refusal is the one line.
     status, err = run(capsys, "ws://127.0.0.1:1/ws", "--protocol", "ttyd")
     assert status == 1
-    assert err == "observer: which session at ws://127.0.0.1:1/ws? — add --identifier ID\n"
+    assert err == (
+        "observer: ws://127.0.0.1:1 refused the connection — is the server running on port 1?\n"
+    )
 
 
 def test_a_recording_format_without_a_recording_is_refused(

@@ -54,7 +54,7 @@ async def test_a_canary_token_appears_in_no_process_file_log_or_recording(tmp_pa
     env.pop("OBSERVER_TOKEN", None)
     observer = [sys.executable, "-m", "observer"]
     issued = subprocess.run(
-        [*observer, "token", "issue", "control", "--file", str(tmp / "tokens.txt")],
+        [*observer, "token", "issue", "control", "--tokens", str(tmp / "tokens.txt")],
         env=env,
         capture_output=True,
         text=True,

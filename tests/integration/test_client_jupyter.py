@@ -24,6 +24,7 @@ from observer.protocol.events import SessionStarted
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Connected
 from tests.integration.client_peers import collect_until
+from tests.integration.peer_screen import check_takeover_resize_and_hand_back
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -164,3 +165,15 @@ async def test_a_jupyter_terminal_takes_the_controllers_size_and_never_a_watcher
     for connection, stream in ((watcher, watching), (controller, controlling)):
         await connection.close()
         await stream.aclose()
+
+
+async def test_a_jupyter_screen_takes_the_size_sent_in_control_and_keeps_it_after_hand_back(
+    jupyter: str,
+) -> None:
+    name = await asyncio.to_thread(create_terminal, jupyter)
+    client = Client(ConnectionSettings(jupyter, identifier=name, protocol="jupyter"), Secret(TOKEN))
+    stream = client.events()
+    await collect_until(stream, lambda s, out: any(isinstance(e, SessionStarted) for e in s))
+    await check_takeover_resize_and_hand_back(client, stream)
+    await client.close()
+    await stream.aclose()

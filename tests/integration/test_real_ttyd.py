@@ -18,6 +18,7 @@ from observer.recording.castfiles import open_cast
 from observer.transport.settings import ConnectionSettings
 from tests.client_support import Client, Disconnected, Reconnecting
 from tests.integration.client_peers import collect_until, text_of
+from tests.integration.peer_screen import check_takeover_resize_and_hand_back
 from tests.integration.ttyd_peer import needs_ttyd, running_ttyd
 
 pytestmark = pytest.mark.timeout(60)
@@ -91,3 +92,13 @@ def test_recording_a_ttyd_program_runs_it_once_and_ends_with_exit(tmp_path: Path
     assert markers[0] == "connect" and markers[-1] == "exit"
     assert "done" in "".join(e.data for e in events if e.code == "o")
     assert "reconnect" not in markers and "disconnect" not in markers
+
+
+async def test_a_ttyd_screen_takes_the_size_sent_in_control_and_keeps_it_after_hand_back() -> None:
+    with running_ttyd(["bash", "--norc", "--noprofile"], "-W") as url:
+        client = Client(ConnectionSettings(url, protocol="ttyd"))
+        stream = client.events()
+        await collect_until(stream, lambda s, out: b"bash-" in out)
+        await check_takeover_resize_and_hand_back(client, stream)
+        await client.close()
+        await stream.aclose()

@@ -80,6 +80,21 @@ def test_the_transcript_goes_to_a_file_with_o(
     assert "marker 'tests passed'" in out_path.read_text(encoding="utf-8")
 
 
+def test_an_existing_transcript_is_replaced_only_with_overwrite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_path = tmp_path / "notes.txt"
+    out_path.write_text("mine\n")
+    status, out, err = export(capsys, str(DEMO), "-o", str(out_path))
+    assert (status, out) == (1, "") and out_path.read_text() == "mine\n"
+    assert err == (
+        f"observer: {out_path} already exists — add --overwrite to replace it, "
+        "or choose another -o/--output file\n"
+    )
+    assert export(capsys, str(DEMO), "-o", str(out_path), "--overwrite") == (0, "", "")
+    assert "marker 'tests passed'" in out_path.read_text(encoding="utf-8")
+
+
 def test_a_damaged_recording_is_a_one_line_error_or_skipped_with_lenient(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -172,5 +187,6 @@ def test_export_format_is_spelled_text_as_in_render_and_txt_still_works_with_a_n
     status, txt, err = export(capsys, str(DEMO), "--format", "txt")
     assert (status, txt) == (0, text)
     assert err == (
-        "observer: note: --format txt is now spelled --format text, as in observer render\n"
+        "observer: --format txt is deprecated — use --format text "
+        "(the old spelling goes next release)\n"
     )

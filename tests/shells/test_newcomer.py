@@ -182,7 +182,7 @@ def recording(tmp_path: Path) -> Path:
         (["serve", "--tokens", "missing.txt", "--", "true"], {}, "cannot read token file"),
         (["serve", "--tokens", "ok.cast", "--", "true"], {}, "ok.cast, line 1: expected"),
         (
-            ["token", "issue", "control", "--file", "no/such/folder/tokens"],
+            ["token", "issue", "control", "--tokens", "no/such/folder/tokens"],
             {},
             "cannot write no/such/folder/tokens",
         ),

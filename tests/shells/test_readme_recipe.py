@@ -49,7 +49,7 @@ def observer(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedPro
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
     """``observer serve --tokens tokens --listen 127.0.0.1:PORT -- bash``: its URL and token."""
-    issued = observer(tmp_path, "token", "issue", "control", "--file", "tokens")
+    issued = observer(tmp_path, "token", "issue", "control", "--tokens", "tokens")
     assert issued.returncode == 0, issued.stderr
     token = issued.stdout.strip().splitlines()[0]
     command = ["serve", "--tokens", "tokens", "--listen", "127.0.0.1:0", "--", "bash", "--norc"]

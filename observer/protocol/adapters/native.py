@@ -60,6 +60,7 @@ class NativeAdapter:
         identifier=True,
         echo=True,
         screen=True,
+        reports_size=True,
     )
 
     def __init__(self, *, since: int | None = None) -> None:

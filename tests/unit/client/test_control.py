@@ -13,7 +13,13 @@ from observer.protocol import frames as f
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.modes import ControlMode
-from tests.unit.client.drive import connect, control, drain, hello, notices
+from tests.unit.client.drive import Sink, connect, control, drain, hello, notices, recorded
+
+
+def recorded_session() -> tuple[WatchedSession, Sink]:
+    policy, sink = recorded()
+    return WatchedSession(recording=policy), sink
+
 
 FIRST_MESSAGE: dict[ProtocolName, str | bytes] = {
     "raw": b"$ ",
@@ -126,6 +132,56 @@ def test_the_pty_follows_the_controllers_view_and_never_a_watchers() -> None:
     assert json.loads(session.data_to_send()[-1]) == {"type": "resize", "cols": 120, "rows": 40}
     session.view_resized(100, 30, 0.2)
     assert json.loads(session.data_to_send()[-1]) == {"type": "resize", "cols": 100, "rows": 30}
+
+
+@pytest.mark.parametrize("protocol", ["ttyd", "jupyter"])
+def test_a_peer_that_never_reports_its_size_gives_our_screen_the_size_sent(
+    protocol: ProtocolName,
+) -> None:
+    session, sink = recorded_session()
+    connect(session, protocol)
+    session.received(FIRST_MESSAGE[protocol], 0.0)
+    session.view_resized(120, 35, 0.0)
+    drain(session)
+    assert (session.model.cols, session.model.rows) == (80, 24)  # watching: nothing changes
+    session.take(0.1)
+    drain(session)
+    assert (session.model.cols, session.model.rows) == (120, 35)
+    session.view_resized(100, 30, 0.2)
+    drain(session)
+    assert (session.model.cols, session.model.rows) == (100, 30)
+    session.release(0.3)
+    session.view_resized(90, 20, 0.4)  # handed back: the PTY keeps the last size sent
+    assert drain(session) == []
+    assert (session.model.cols, session.model.rows) == (100, 30)
+    assert [data for code, data in sink.events if code == "r"] == [(120, 35), (100, 30)]
+
+
+def test_a_native_screen_waits_for_the_servers_resize() -> None:
+    session = WatchedSession()
+    connect(session)
+    drain(session)
+    session.view_resized(120, 35, 0.0)
+    session.take(0.0)
+    session.received(control("you"), 0.1)
+    drain(session)
+    assert (session.model.cols, session.model.rows) == (40, 5)  # the server has not said yet
+    session.received(f.encode(f.Resize(120, 35)), 0.2)
+    drain(session)
+    assert (session.model.cols, session.model.rows) == (120, 35)
+
+
+def test_a_chosen_size_is_the_remote_size_in_control_whatever_the_window() -> None:
+    session = WatchedSession(remote_size=(100, 30))
+    assert (session.join_request().cols, session.join_request().rows) == (100, 30)
+    connect(session)
+    session.view_resized(120, 40, 0.0)
+    session.take(0.0)
+    session.received(control("you"), 0.1)
+    assert json.loads(session.data_to_send()[-1]) == {"type": "resize", "cols": 100, "rows": 30}
+    session.received(f.encode(f.Resize(100, 30)), 0.2)
+    session.view_resized(90, 20, 0.3)
+    assert session.data_to_send() == []
 
 
 def test_the_remote_size_can_be_kept() -> None:

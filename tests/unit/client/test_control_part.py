@@ -7,6 +7,7 @@ import json
 from observer.client.attention import AttentionTracker
 from observer.client.control import Control
 from observer.client.events import NoticePosted, Outlet
+from observer.client.parse_queue import ParseQueue
 from observer.protocol.adapters import create_adapter
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.modes import ControlMode
@@ -21,10 +22,13 @@ def control(protocol: str = "observer", *, idle_release: float = 300.0) -> tuple
     )
     life.opened(adapter, 0.0)
     outlet.data_to_send()
+    attention = AttentionTracker()
+    queue = ParseQueue(life, outlet, attention, None, size=(80, 24), scrollback=0, show=True)
     part = Control(
         life,
+        queue,
         outlet,
-        AttentionTracker(),
+        attention,
         None,
         want=False,
         follow_size=True,

@@ -49,14 +49,14 @@ def test_token_issue_prints_the_token_once_and_stores_only_its_digest(
 ) -> None:
     path = tmp_path / "tokens"
     path.write_text("# existing, no newline at the end")
-    assert main(["token", "issue", "control", "--file", str(path)]) == 0
+    assert main(["token", "issue", "control", "--tokens", str(path)]) == 0
     token = capsys.readouterr().out.strip()
     assert len(token) > 40
     text = path.read_text()
     assert token not in text
     assert text.splitlines()[-1].startswith(f"control {digest(token)} created=")
     assert TokenDigests.load(path).role_of(token) == "control"
-    assert main(["token", "issue", "watch", "--file", str(path)]) == 0
+    assert main(["token", "issue", "watch", "--tokens", str(path)]) == 0
     second = capsys.readouterr().out.strip()
     assert second != token
     assert TokenDigests.load(path).role_of(second) == "watch"
@@ -112,20 +112,20 @@ def test_issue_list_and_revoke_by_label_or_digest_prefix(
     path = tmp_path / "tokens"
     tokens = {}
     for role, label in (("control", "alice"), ("watch", "bob")):
-        assert main(["token", "issue", role, "--file", str(path), "--label", label,
+        assert main(["token", "issue", role, "--tokens", str(path), "--label", label,
                      "--expires", "7d"]) == 0  # fmt: skip
         tokens[label] = capsys.readouterr().out.strip()
-    assert main(["token", "issue", "watch", "--file", str(path)]) == 0
+    assert main(["token", "issue", "watch", "--tokens", str(path)]) == 0
     tokens["unlabelled"] = capsys.readouterr().out.strip()
-    assert main(["token", "list", "--file", str(path)]) == 0
+    assert main(["token", "list", "--tokens", str(path)]) == 0
     listing = capsys.readouterr().out
     lines = listing.splitlines()
     assert lines[0].split() == ["LABEL", "ROLE", "CREATED", "EXPIRES", "DIGEST"]
     assert lines[1].split()[:2] == ["alice", "control"] and lines[3].split()[:2] == ["-", "watch"]
     assert all(token not in listing for token in tokens.values())
-    assert main(["token", "revoke", "alice", "--file", str(path)]) == 0
+    assert main(["token", "revoke", "alice", "--tokens", str(path)]) == 0
     prefix = digest(tokens["unlabelled"])[7:15]
-    assert main(["token", "revoke", f"sha256:{prefix}", "--file", str(path)]) == 0
+    assert main(["token", "revoke", f"sha256:{prefix}", "--tokens", str(path)]) == 0
     store = TokenDigests.load(path)
     assert [e.label for e in store.entries] == ["bob"]
     assert store.role_of(tokens["alice"]) is None and store.role_of(tokens["bob"]) == "watch"
@@ -146,9 +146,9 @@ def test_token_mistakes_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     path = tmp_path / "tokens"
-    assert main(["token", "issue", "watch", "--file", str(path), "--label", "bob"]) == 0
+    assert main(["token", "issue", "watch", "--tokens", str(path), "--label", "bob"]) == 0
     capsys.readouterr()
-    assert main(["token", *args, "--file", str(path)]) == 1
+    assert main(["token", *args, "--tokens", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and err.startswith("observer: ")
 
@@ -158,7 +158,7 @@ def test_revoking_rewrites_the_file_in_one_step_keeping_comments_and_mode(tmp_pa
     path.write_text(f"# team\nwatch {digest('a')} label=a\n\ncontrol {digest('b')}\n")
     path.chmod(0o640)
     inode = path.stat().st_ino
-    assert main(["token", "revoke", "a", "--file", str(path)]) == 0
+    assert main(["token", "revoke", "a", "--tokens", str(path)]) == 0
     assert path.read_text() == f"# team\n\ncontrol {digest('b')}\n"
     assert path.stat().st_mode & 0o777 == 0o640 and path.stat().st_ino != inode
     assert [p.name for p in tmp_path.iterdir()] == ["tokens"]  # no temporary file left

@@ -103,6 +103,8 @@ class Recorder:
             the next chunk, marker, resize, exit or close, or :data:`HOLD_LIMIT` seconds, so a
             secret split across chunks is masked too.
         secrets: Exact strings to mask whatever ``redact`` says (e.g. the session's own token).
+        input_recorded: The keys typed in control are recorded (said in the header, so a reader
+            tells "typed nothing" from "keys not recorded").
         fsync: Called with the file descriptor at markers, exit and close (injectable for tests).
 
     Raises:
@@ -125,6 +127,7 @@ class Recorder:
         overwrite: bool = False,
         redact: bool = True,
         secrets: Iterable[str] = (),
+        input_recorded: bool = False,
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
         cols, rows = _clamp_size(cols, rows)
@@ -152,6 +155,7 @@ class Recorder:
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
         extra: dict[str, Any] = {"observer": {k: v for k, v in meta.items() if v}}
         extra["observer"]["redacted"] = redact
+        extra["observer"]["input"] = input_recorded
         header = Header(
             version=3 if format == "v3" else 2,
             cols=cols,
@@ -424,6 +428,7 @@ def recording_policy(
             overwrite=overwrite,
             redact=redact,
             secrets=secrets,
+            input_recorded=record_input,
         )
 
     return RecordingPolicy(open_sink, record_input=record_input)

@@ -75,6 +75,7 @@ def test_header_holds_size_title_theme_identifier_and_only_the_endpoint_host(
             "identifier": "sbx-42",
             "endpoint": "sandbox.example.net:8443",
             "redacted": True,
+            "input": False,
         },
     }
 

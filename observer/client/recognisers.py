@@ -9,7 +9,9 @@ file. Three kinds of rule, each a case-insensitive regular expression and an ``a
   rows above it;
 - ``cursor``: searched in the cursor's row before the cursor, trailing blanks removed.
 
-The first rule that matches wins. The session core asks :meth:`Recognisers.notification` when a
+The first rule that matches wins; a rule whose ``attention`` is :data:`NOT_WAITING` says the
+screen asks nobody (a shell at its prompt waits for its own user, and would otherwise alert
+after every command). The session core asks :meth:`Recognisers.notification` when a
 notification arrives and :meth:`Recognisers.waiting` when the agent has been quiet long enough.
 """
 
@@ -30,6 +32,8 @@ SCREEN_ROWS = 12
 NOTIFIED = "notification"
 """What a notification that no rule names is shown as."""
 MAX_ATTENTION = 40
+NOT_WAITING = "not waiting"
+"""The ``attention`` of a rule that recognises a prompt as asking nobody (a shell's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +78,9 @@ class Recognisers:
             rows: the screen's rows from the cursor's row upwards (nearest first).
         """
         for rule in self.rules:
-            if rule.where == "cursor" and rule.pattern.search(cursor_text):
-                return Match(rule.attention, cursor_text.strip())
-            if rule.where == "screen":
-                for row in rows[: SCREEN_ROWS + 1]:
-                    if rule.pattern.search(row):
-                        return Match(rule.attention, row.strip())
+            found = _found(rule, cursor_text, rows)
+            if found is not None:
+                return None if rule.attention == NOT_WAITING else Match(rule.attention, found)
         return None
 
     @classmethod
@@ -97,6 +98,17 @@ class Recognisers:
         if not isinstance(agents, list):
             raise UsageError(f"{source}: agents must be a list of [[agents]] tables")
         return cls(tuple(rule for agent in agents for rule in _agent_rules(agent, source)))
+
+
+def _found(rule: Rule, cursor_text: str, rows: Sequence[str]) -> str | None:
+    """The text a ``cursor`` or ``screen`` rule matches in, stripped, or None."""
+    if rule.where == "cursor" and rule.pattern.search(cursor_text):
+        return cursor_text.strip()
+    if rule.where == "screen":
+        for row in rows[: SCREEN_ROWS + 1]:
+            if rule.pattern.search(row):
+                return row.strip()
+    return None
 
 
 def _agent_rules(agent: object, source: str) -> list[Rule]:

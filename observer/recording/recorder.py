@@ -6,7 +6,9 @@ are written in batches, not one system call each). A killed observer (even ``kil
 leaves a playable file missing at most the events of its last 50 ms; at worst the last line is cut
 mid-write, and the reader treats a cut last line as absent (see :mod:`observer.asciicast.reader`).
 A closed recording ends with an output event after its last marker (an empty one when needed):
-asciinema-player's timeline ends at the last event and shows only the markers before it.
+asciinema-player's timeline ends at the last event and shows only the markers before it. That
+event is at the time the recording was closed, so a quiet end (``record --duration 25`` of an
+agent silent after 14 s) plays for as long as it was recorded.
 
 On top of that the file is ``fsync``-ed at every marker, at exit and at close, so markers survive
 even a power loss. A recorder dropped without :meth:`Recorder.close`, or left open when the
@@ -103,6 +105,8 @@ class Recorder:
             the next chunk, marker, resize, exit or close, or :data:`HOLD_LIMIT` seconds, so a
             secret split across chunks is masked too.
         secrets: Exact strings to mask whatever ``redact`` says (e.g. the session's own token).
+        input_recorded: The keys typed in control are recorded (said in the header, so a reader
+            tells "typed nothing" from "keys not recorded").
         fsync: Called with the file descriptor at markers, exit and close (injectable for tests).
 
     Raises:
@@ -125,6 +129,7 @@ class Recorder:
         overwrite: bool = False,
         redact: bool = True,
         secrets: Iterable[str] = (),
+        input_recorded: bool = False,
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
         cols, rows = _clamp_size(cols, rows)
@@ -152,6 +157,7 @@ class Recorder:
         meta = {"identifier": identifier, "endpoint": endpoint_host(endpoint) if endpoint else None}
         extra: dict[str, Any] = {"observer": {k: v for k, v in meta.items() if v}}
         extra["observer"]["redacted"] = redact
+        extra["observer"]["input"] = input_recorded
         header = Header(
             version=3 if format == "v3" else 2,
             cols=cols,
@@ -347,15 +353,19 @@ class Recorder:
                 self._record(code, redactor.flush())
 
     def _end_on_output(self) -> None:
-        """End with an output event later than the last marker, resize or exit, so players
-        show every marker (an empty output changes no screen)."""
-        if self._last_code == OUTPUT or self._file.error is not None:
+        """End with an output event at the close, later than the last marker, resize or exit, so
+        players show every marker and the quiet end (an empty output changes no screen)."""
+        if self._file.error is not None:
             return
-        later = max(self.elapsed(), self._writer.time + END_AFTER)
+        now = self.elapsed()
+        if self._last_code == OUTPUT and now < self._writer.time + END_AFTER:
+            return
+        later = max(now, self._writer.time + END_AFTER)
         try:
             self._writer.write_event(later, OUTPUT, "")
         except OSError as error:
             raise self._write_failed(error) from None
+        self.events += 1
         self._last_code = OUTPUT
 
     def _record(self, code: str, data: str) -> None:
@@ -424,6 +434,7 @@ def recording_policy(
             overwrite=overwrite,
             redact=redact,
             secrets=secrets,
+            input_recorded=record_input,
         )
 
     return RecordingPolicy(open_sink, record_input=record_input)

@@ -302,3 +302,43 @@ async def test_marker_jumps_visit_the_markers_the_recorder_wrote(tmp_path: Path)
             assert f"◆ {labels[len(visited)]}" in str(replay.status(clock.now))
         assert visited == [2.0, 3.5, 5.0]
         assert top(replay) == "Proceed? [y/N] y"
+
+
+async def test_the_status_line_follows_the_recordings_title_changes(tmp_path: Path) -> None:
+    events: list[list[object]] = [
+        [1.0, "o", "building"],
+        [5.0, "o", "\x1b]2;agent: tests failed\x07"],
+        [9.0, "o", "\x1b]0;agent: fixed\x07done"],
+    ]
+    cast = tmp_path / "t.cast"
+    cast.write_text(
+        json.dumps({"version": 2, "width": 30, "height": 6, "title": "agent: building"})
+        + "\n"
+        + "\n".join(json.dumps(event) for event in events)
+        + "\n"
+    )
+    async with replaying(cast) as (pilot, replay, clock):
+        assert str(replay.status(clock.now)).endswith("│ agent: building")
+        await pilot.press("right")  # 0:05
+        assert str(replay.status(clock.now)).endswith("│ agent: tests failed")
+        await pilot.press("right")  # 0:09 (the end)
+        assert str(replay.status(clock.now)).endswith("│ agent: fixed")
+        await pilot.press("left", "left")
+        assert str(replay.status(clock.now)).endswith("│ agent: building")
+
+
+async def test_a_recording_with_a_quiet_end_replays_for_as_long_as_it_was_recorded(
+    tmp_path: Path,
+) -> None:
+    """``record --duration 25`` of an agent quiet after 14.7 s lasts 0:25, not 0:14.7."""
+    from observer.recording.recorder import Recorder
+
+    now = [0.0]
+    cast = tmp_path / "quiet.cast"
+    with Recorder(cast, cols=30, rows=6, clock=lambda: now[0]) as recorder:
+        recorder.output(b"working\r\n")
+        now[0] = 14.7
+        recorder.output(b"waiting for input\r\n")
+        now[0] = 25.0
+    async with replaying(cast) as (_, replay, clock):
+        assert " 0:00.0 / 0:25.0 " in str(replay.status(clock.now))

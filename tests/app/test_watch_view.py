@@ -179,7 +179,7 @@ async def test_a_narrow_window_ends_the_status_line_in_an_ellipsis() -> None:
     async with app.run_test(size=(40, 10)):
         await until(lambda: bar_text(app).endswith("…"), "the ellipsis")
         text = bar_text(app)
-        assert len(text) == 40 and text.endswith("…")
+        assert len(text) <= 40 and text.endswith("…")
         assert text.startswith(" WATCH ")
 
 

@@ -75,6 +75,7 @@ async def test_recording_a_raw_stream_writes_a_playable_cast_with_markers(tmp_pa
     assert markers[:2] == ["connect", "joined mid-stream: the screen may be incomplete"]
     output = "".join(str(e[2]) for e in events if e[1] == "o")
     assert "\x1b[1mbuilding\x1b[0m" in output and "tests passed" in output
+    assert float(str(events[-1][0])) > 1.0, "the quiet end up to --duration 2 is kept"
     assert bridge.received == [], "the recorder sent something"
     assert "recorded" in err
 

@@ -190,3 +190,52 @@ def test_export_format_is_spelled_text_as_in_render_and_txt_still_works_with_a_n
         "observer: --format txt is deprecated — use --format text "
         "(the old spelling goes next release)\n"
     )
+
+
+def test_a_screen_landing_just_after_connect_is_the_screen_at_connect(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Some recordings hold ``connect`` just before the peer's first screen (a snapshot 0.4 ms
+    later, with a resize and a title): the transcript opens with that screen, not a blank one."""
+    cast = tmp_path / "c.cast"
+    lines = [
+        {"version": 2, "width": 20, "height": 3, "title": "old title"},
+        [0.01, "m", "connect"],
+        [0.0104, "r", "30x4"],
+        [0.0104, "o", "\x1bc\x1b]2;agent: tests\x07$ make test\r\nok"],
+        [3.0, "o", "\r\n\x1b]2;agent: done\x07$ "],
+        [4.0, "r", "40x5"],
+    ]
+    cast.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    status, out, _ = export(capsys, str(cast))
+    assert status == 0
+    assert out.splitlines()[:2] == [
+        "observer transcript of c.cast — agent: tests",
+        "30x4, later 40x5 · 0:04.0 · 1 marker(s) · 0 takeover(s)",
+    ]
+    connect = out.split("── 0:00.0 marker 'connect' ──\n")[1].split("\n\n")[0]
+    assert connect.splitlines() == ["│ $ make test", "│ ok"]
+
+
+def test_a_takeover_whose_keys_were_not_recorded_does_not_say_typed_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    now = [0.0]
+    cast = tmp_path / "k.cast"
+    with Recorder(cast, cols=30, rows=4, clock=lambda: now[0]) as rec:
+        rec.output(b"Proceed? [y/N] ")
+        rec.marker(markers.label(MarkerKind.TAKEOVER_START))
+        now[0] = 2.0
+        rec.output(b"y\r\n")
+        rec.marker(markers.label(MarkerKind.TAKEOVER_END))
+    _, out, _ = export(capsys, str(cast))
+    assert "  0:00.0 – 0:02.0, 2.0 s, keys not recorded" in out.splitlines()
+    with Recorder(cast, cols=30, rows=4, clock=lambda: now[0], overwrite=True,
+                  input_recorded=True) as rec:  # fmt: skip
+        rec.marker(markers.label(MarkerKind.TAKEOVER_START))
+        rec.marker(markers.label(MarkerKind.TAKEOVER_END))
+        rec.marker(markers.label(MarkerKind.TAKEOVER_START, "another client"))
+        rec.marker(markers.label(MarkerKind.TAKEOVER_END))
+    _, out, _ = export(capsys, str(cast))
+    assert "  0:00.0 – 0:00.0, 0.0 s, typed nothing" in out.splitlines()
+    assert "  0:00.0 – 0:00.0, 0.0 s, by another client, keys not recorded" in out.splitlines()

@@ -75,6 +75,7 @@ def test_header_holds_size_title_theme_identifier_and_only_the_endpoint_host(
             "identifier": "sbx-42",
             "endpoint": "sandbox.example.net:8443",
             "redacted": True,
+            "input": False,
         },
     }
 
@@ -365,3 +366,17 @@ def test_a_recording_that_ends_on_output_gets_nothing_more(tmp_path: Path) -> No
         recorder.marker("connect")
         recorder.output(b"done")
     assert [e.code for e in read_back(path)[1]] == ["m", "o"]
+
+
+def test_a_quiet_end_is_kept_up_to_the_time_the_recording_was_closed(tmp_path: Path) -> None:
+    """``record --duration 25`` of an agent silent after 14.7 s plays for 25 s, not 14.7."""
+    clock = FakeClock()
+    path = tmp_path / "s.cast"
+    with Recorder(path, cols=80, rows=24, clock=clock) as recorder:
+        recorder.output(b"working\r\n")
+        clock.now += 14.7
+        recorder.output(b"done\r\n")
+        clock.now += 10.3
+    *_, done, last = read_back(path)[1]
+    assert (done.data, last.code, last.data) == ("done\r\n", "o", "")
+    assert last.time == pytest.approx(25.0)

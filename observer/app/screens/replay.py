@@ -211,7 +211,8 @@ class ReplayScreen(Screen[None]):
             query=self.searched.query,
             found=self.searched.describe(self.player.position),
             indexing=not self.index.done,
-            title=self.header.title,
+            # The title at the position shown (the program may change it; OSC 0/2).
+            title=self.player.model.title or self.header.title,
         )
 
     def status(self, now: float) -> Text:

@@ -9,6 +9,9 @@ with the most important part first, so what is cut is the end.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.widget import Widget
 
@@ -21,6 +24,70 @@ def fit_line(text: Text, width: int) -> Text:
     line.no_wrap, line.overflow, line.end = True, "ellipsis", ""
     line.truncate(width, overflow="ellipsis")
     return line
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A piece of a line that :func:`fit_parts` may cut or leave out.
+
+    Attributes:
+        text: The piece, with its own separator in front.
+        rank: Its place in what a too narrow line keeps: rank 0 first (always), then 1, 2...
+            A part with a ``shortest`` gets the cells beyond it at this rank.
+        shortest: Cells the piece may be cut to (ending in ``…``); 0: whole or not at all.
+        least: The rank at which a part with a ``shortest`` gets those cells (None: at 0).
+        after: The index of a part of a lower rank that this one goes with: left out with it.
+    """
+
+    text: Text
+    rank: int
+    shortest: int = 0
+    least: int | None = None
+    after: int | None = None
+
+
+def fit_parts(parts: Sequence[Part], width: int) -> Text:
+    """The parts in their order, fitted to ``width`` cells: the cells go to the parts by rank
+    (a part that does not fit is left out, one that may be cut is cut), a line that left a part
+    out ends in ``…``, and one whose rank-0 parts are too wide for it is cut at its end
+    (:func:`fit_line`)."""
+    if sum(part.text.cell_len for part in parts) <= width:
+        return fit_line(Text("", end="").join(part.text for part in parts), width)
+    kept = _cells(parts, width - 2)
+    texts = [
+        part.text if size == part.text.cell_len else fit_line(part.text, size)
+        for part, size in zip(parts, kept, strict=True)
+    ]
+    line = Text("", end="").join(texts)
+    if any(size == 0 for size in kept) and not line.plain.endswith("…"):
+        line.append(" …")
+    return fit_line(line, width)
+
+
+def _cells(parts: Sequence[Part], width: int) -> list[int]:
+    """How many cells each part gets (see :func:`fit_parts`)."""
+    steps: list[tuple[int, int, bool]] = []  # (rank, part, its least cells only)
+    for index, part in enumerate(parts):
+        if part.shortest:
+            steps.append((part.least or 0, index, True))
+        steps.append((part.rank, index, False))
+    kept = [0] * len(parts)
+    left = width
+    for rank, index, least in sorted(steps):
+        after = parts[index].after
+        if after is not None and not kept[after]:
+            continue
+        full = parts[index].text.cell_len
+        if least:
+            size = min(parts[index].shortest, full)
+        elif parts[index].shortest:
+            size = kept[index] and min(full, kept[index] + left)  # more cells, if it has some
+        else:
+            size = full if full <= left or rank == 0 else 0
+        if size > kept[index] and (size - kept[index] <= left or rank == 0):
+            left -= size - kept[index]
+            kept[index] = size
+    return kept
 
 
 class OneLine(Widget):

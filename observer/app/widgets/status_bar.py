@@ -1,8 +1,8 @@
 """The status bar under a watched terminal: mode, crop, connection, agent state, endpoint, latency.
 
 Everything it shows that came from the remote (endpoint label, identifier, title) is plain text
-built with :class:`rich.text.Text`, never markup. The most important comes first, and a window too
-narrow for the rest ends the line in ``…``.
+built with :class:`rich.text.Text`, never markup. A window too narrow for the whole line keeps what
+matters most (the ranks below), cuts the agent's own words short, and ends the line in ``…``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,20 @@ from rich.text import Text
 from textual.widget import Widget
 
 from observer.app.links import Link, endpoint_said_once
-from observer.app.widgets.one_line import fit_line
+from observer.app.widgets.one_line import Part, fit_parts
 from observer.app.widgets.terminal_canvas import TerminalCanvas
 from observer.client import state_words
 
 REFRESH = 0.5
+
+# What a window too narrow for the whole bar keeps, first to last (fit_parts): the mode, who holds
+# the keyboard, the connection, the watchers and the title come before what the agent is doing,
+# then how to take or hand back control, then the agent's own words (its question or prompt
+# row), which are cut short first, the endpoint and the latency.
+(
+    MODE, HOLDER, CROP, CONNECTION, WATCHERS, TITLE_LEAST, AGENT, REC, TITLE, HINT, WORDS_LEAST,
+    LABEL, WORDS, LATENCY,
+) = range(14)  # fmt: skip
 
 
 class StatusBar(Widget):
@@ -44,54 +53,66 @@ class StatusBar(Widget):
         self.set_interval(REFRESH, self.refresh)
 
     def render(self) -> Text:
-        return fit_line(
-            self.describe(getattr(self.app, "clock", time.monotonic)()), self.size.width
-        )
+        now = getattr(self.app, "clock", time.monotonic)()
+        return fit_parts(self.parts(now), self.size.width)
 
     def describe(self, now: float) -> Text:
-        """The bar's text at time ``now``: everything from the session core's status."""
+        """The bar's whole text at time ``now`` (before it is fitted to the width)."""
+        return Text("", no_wrap=True, overflow="ellipsis", end="").join(
+            part.text for part in self.parts(now)
+        )
+
+    def parts(self, now: float) -> list[Part]:
+        """The bar's pieces at time ``now``, from the session core's status, each ranked by what
+        a narrow window keeps (the ranks above)."""
         status = self.link.session.status(now)
         variables = self.app.theme_variables
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        parts: list[Part] = []
+
+        def add(text: str | Text, rank: int, style: str = "", **cut: int) -> None:
+            piece = text if isinstance(text, Text) else Text(text, style, end="")
+            parts.append(Part(piece, rank, **cut))
+
         if status.in_control:
-            text.append(" CONTROL ", f"bold {variables['background']} on {variables['warning']}")
+            add(" CONTROL ", MODE, f"bold {variables['background']} on {variables['warning']}")
         else:
-            text.append(" WATCH ", f"bold {variables['background']} on {variables['primary']}")
+            add(" WATCH ", MODE, f"bold {variables['background']} on {variables['primary']}")
         if status.holder == "other" and status.live:
-            text.append(" held by another client ", f"bold {variables['warning']}")
+            add(" held by another client ", HOLDER, f"bold {variables['warning']}")
         elif status.in_control:
-            text.append(" ctrl+] hands back ", "dim")
+            add(" ctrl+] hands back ", HINT, "dim")
         elif status.requesting:
-            text.append(" asking for control… ", "dim")
+            add(" asking for control… ", HOLDER, "dim")
         elif status.may_take:
-            text.append(" ctrl+t takes control ", "dim")
+            add(" ctrl+t takes control ", HINT, "dim")
         crop = self.view.crop if self.view is not None else None
         if crop is not None and crop.cropped:
-            text.append("│ ")
-            text.append(crop.describe(), f"bold {variables['warning']}")
-            text.append(" ")
-        # Most important first: a narrow window cuts the end of the line.
-        text.append("│ ")
-        text.append(endpoint_said_once(state_words.connection(status), self.link.label))
+            add(Text.assemble("│ ", (crop.describe(), f"bold {variables['warning']}"), " "), CROP)
+        add("│ " + endpoint_said_once(state_words.connection(status), self.link.label), CONNECTION)
         state = state_words.agent_now(status)  # each fact once; nothing stale shown as current
         if state is not None:
-            text.append(" │ agent ")
+            style = f"bold {variables['warning']}"
             needs = status.attention is not None or state.startswith("waiting")
-            text.append(state, f"bold {variables['warning']}" if needs else "")
+            words = f": {status.attention.text}" if status.attention is not None else ""
+            words = words if words != ": " and state.endswith(words) else ""
+            said = state[: len(state) - len(words)]
+            add(Text.assemble(" │ agent ", (said, style if needs else "")), AGENT)
+            if words:
+                add(words, WORDS, style, shortest=12, least=WORDS_LEAST, after=len(parts) - 1)
         if self.link.session.recorded:
-            text.append(" │ ")
-            text.append("● REC", f"bold {variables['error']}")
-        text.append(" │ ")
-        text.append(self.link.label)
+            add(Text.assemble(" │ ", ("● REC", f"bold {variables['error']}")), REC)
+        add(f" │ {self.link.label}", LABEL)
         connected = status.connection == "connected"  # else latency and watchers are stale
         if status.latency is not None and connected:
-            milliseconds = status.latency * 1000
-            text.append(
-                f" │ {milliseconds:.1f} ms" if milliseconds < 10 else f" │ {milliseconds:.0f} ms"
-            )
+            ms = status.latency * 1000
+            add(f" │ {ms:.1f} ms" if ms < 10 else f" │ {ms:.0f} ms", LATENCY)
         if status.watchers is not None and connected:
-            text.append(f" │ {status.watchers} watching")
+            add(f" │ {status.watchers} watching", WATCHERS)
         if status.title:
-            text.append(" │ ")
-            text.append(status.title, "italic")
-        return text
+            add(
+                Text.assemble(" │ ", (status.title, "italic")),
+                TITLE,
+                shortest=16,
+                least=TITLE_LEAST,
+            )
+        return parts

@@ -97,6 +97,14 @@ def test_a_recognised_prompt_then_silence_needs_an_answer_since_it_went_quiet() 
     assert attention.text == "Apply the change? (y)es/(n)o [Yes]:"
 
 
+def test_a_shell_back_at_its_prompt_is_idle_not_waiting_for_input() -> None:
+    session, _ = watched()
+    receive(session, b"root@vm:/tmp/build# make test\r\nok\r\nroot@vm:/tmp/build# ", 30.0)
+    status = session.status(30.0 + 60)
+    assert status.attention is None
+    assert (status.agent, summary(status)) == ("idle", "idle 60s")
+
+
 def test_progress_reports_are_the_sessions_progress_until_they_end() -> None:
     session, _ = watched()
     receive(session, b"\x1b]9;4;1;42\x07", 1.0)

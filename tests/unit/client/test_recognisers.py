@@ -41,7 +41,8 @@ def test_the_built_in_rules_name_claude_codes_notifications(text: str, attention
         ("", ["", "Allow execution?"], "needs permission"),  # Gemini CLI
         ("Run it? (Y)es/(N)o [Yes]:", ["Run it? (Y)es/(N)o [Yes]:"], "needs an answer"),  # aider
         ("architect>", ["architect>"], "waiting for input"),
-        ("user@host:~$", ["user@host:~$"], "waiting for input"),
+        ("Enter the amount in $", ["Enter the amount in $"], "waiting for input"),
+        ("Password:", ["Password:"], "waiting for input"),
     ],
 )
 def test_the_built_in_rules_recognise_the_agents_prompts(
@@ -49,6 +50,24 @@ def test_the_built_in_rules_recognise_the_agents_prompts(
 ) -> None:
     match = built_in_recognisers().waiting(cursor, rows)
     assert match is not None and match.attention == attention
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "user@host:~$",
+        "root@vm:/tmp/build project#",
+        "(venv) me@box:~/src/observer$",
+        "me@box ~ %",
+        "[user@host ~]$",
+        "bash-5.2$",
+        "host%",
+        "$",
+        "#",
+    ],
+)
+def test_a_shell_at_its_prompt_waits_for_nobody(prompt: str) -> None:
+    assert built_in_recognisers().waiting(prompt, [prompt, "$ make test", "ok"]) is None
 
 
 def test_text_that_is_no_prompt_is_not_recognised() -> None:

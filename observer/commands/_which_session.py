@@ -51,7 +51,7 @@ def identifier_for(
             return ""
         names = [str(t.get("name", "")) for t in jupyter_terminals(url)]
         return _the_only(url, names, "terminal", lambda: print_terminals(jupyter_terminals(url)))
-    from observer.commands.sessions import fetch_listing, print_table
+    from observer.commands._listing import fetch_listing, print_table
 
     try:
         sessions = fetch_listing(url, api_version)["sessions"]
@@ -87,7 +87,7 @@ def jupyter_terminals(url: str) -> list[dict[str, Any]]:
     Raises:
         ConnectionFailed: unreachable, refused, or not a list of terminals.
     """
-    from observer.commands.sessions import checked_token, get, refusal
+    from observer.commands._listing import checked_token, get, refusal
     from observer.protocol.endpoints import parse_endpoint
 
     endpoint = parse_endpoint(url)
@@ -127,7 +127,7 @@ def print_terminals(terminals: list[dict[str, Any]]) -> None:
 def show_served(url: str, protocol: ProtocolName | None, api_version: str | None, *,
                 as_json: bool) -> int:  # fmt: skip
     """``observer sessions``: what the endpoint serves, by the same rule; the exit status."""
-    from observer.commands.sessions import fetch_listing, print_table
+    from observer.commands._listing import fetch_listing, print_table
     from observer.errors import joined
 
     peer = peer_of(url, protocol)

@@ -122,6 +122,13 @@ def _quietly(asking: Any) -> Any:
     return ask
 
 
+def asks_first(backend: Any) -> bool:
+    """Whether reading from ``backend`` would ask the user for a password now (an encrypted
+    file not yet unlocked in this process): shell completion must not."""
+    path = _encrypted_file(backend)
+    return path is not None and "keyring_key" not in vars(backend) and path not in _unlocked
+
+
 def backend_failure(backend: Any, error: Exception, what: str, origin: str) -> TokenStoreError:
     """The one line for a call into ``backend`` that raised ``error`` (``what``: read, store,
     delete; ``origin``: whose token)."""

@@ -69,12 +69,22 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _parser_of(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser:
+    """The sub-parser of command ``name`` (the top parser when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            return action.choices[name]  # type: ignore[no-any-return]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
     named = words[0] if words and words[0] in _command_names() else None
     parser = build_parser(named)
-    args = parser.parse_args(words)
+    args, extra = parser.parse_known_args(words)
+    if extra:  # said by the command's own parser, so the line names its --help
+        _parser_of(parser, named).error(f"unrecognized arguments: {' '.join(extra)}")
     run = getattr(args, "_run", None)
     if run is None:
         parser.print_help()

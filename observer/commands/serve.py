@@ -32,6 +32,7 @@ examples:
   observer serve --tokens tokens.txt -- bash
   observer serve --listen 0.0.0.0:8765 --tokens tokens.txt --identifier agent-1 -- my-agent
   observer serve --insecure-no-auth -- python3 -m http.server   # loopback experiments only
+  observer serve --tokens tokens.txt --exit-with-program -- make test   # CI: its exit status
 
 Clients connect to ws://HOST:PORT/?identifier=default&api-version=2024-02-02-preview
 with the header `Authorization: Bearer <token>`; behind a TLS proxy the URL is wss://.
@@ -108,6 +109,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="admit everybody with control; only with a loopback --listen",
     )
     parser.add_argument(
+        "--exit-with-program",
+        action="store_true",
+        help="stop when the program exits (every session's, with several) and exit with its "
+        "status (a signal N: 128+N); watchers get its last output and exit first",
+    )
+    parser.add_argument(
         "--compress",
         action="store_true",
         help="offer permessage-deflate (less bandwidth, more CPU per watcher)",
@@ -121,7 +128,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve until SIGTERM or SIGINT; then close clients with 1001 and end the children."""
+    """Serve until SIGTERM or SIGINT (or, with ``--exit-with-program``, the program's end);
+    then close clients with 1001 and end the children."""
     import asyncio
     import logging
 
@@ -160,10 +168,10 @@ def run(args: argparse.Namespace) -> int:
         "max_per_token": args.max_per_token,
         "compression": args.compress,
     }
-    return asyncio.run(_serve(command, options))
+    return asyncio.run(_serve(command, options, exit_with_program=args.exit_with_program))
 
 
-async def _serve(command: list[str], options: dict[str, Any]) -> int:
+async def _serve(command: list[str], options: dict[str, Any], *, exit_with_program: bool) -> int:
     import asyncio
     import os
     import signal
@@ -199,10 +207,51 @@ async def _serve(command: list[str], options: dict[str, Any]) -> int:
         flush=True,
     )
     pacing = asyncio.create_task(_pace_collector(server))
-    await stop.wait()
-    pacing.cancel()
+    stopped = asyncio.ensure_future(stop.wait())
+    ended = asyncio.ensure_future(_programs_ended(server)) if exit_with_program else None
+    await asyncio.wait([t for t in (stopped, ended) if t], return_when=asyncio.FIRST_COMPLETED)
+    status = 0
+    if ended is not None and ended.done():
+        status = ended.result()
+        await _flushed(server, FLUSH_GRACE)
+    for task in (stopped, ended, pacing):
+        if task is not None:
+            task.cancel()
     await server.stop()
-    return 0
+    return status
+
+
+FLUSH_GRACE = 2.0
+"""Seconds the server waits, after its program ended, for watchers to take the last frames."""
+
+
+async def _programs_ended(server: Server) -> int:
+    """Wait until every session's program has exited; the first non-zero status, as a shell
+    reports it (else 0)."""
+    from observer.server.pty_process import shell_status
+
+    while True:
+        sessions = list(server.sessions.values())
+        for session in sessions:
+            await session.ended.wait()
+        if len(server.sessions) == len(sessions):  # none was opened meanwhile
+            break
+    statuses = [shell_status(s.exit_status or 0) for s in sessions]
+    return next((status for status in statuses if status), 0)
+
+
+async def _flushed(server: Server, grace: float) -> None:
+    """Give each watcher up to ``grace`` seconds to take what is queued for it (the program's
+    last output and ``exit``) before the connections close."""
+    import asyncio
+    import contextlib
+
+    async def drained() -> None:
+        while any(c.lag for s in server.sessions.values() for c in s.clients):
+            await asyncio.sleep(0.02)
+
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(drained(), grace)
 
 
 async def _pace_collector(server: Server) -> None:

@@ -116,6 +116,45 @@ def _identified(profile: Profile) -> Profile:
     return dataclasses.replace(profile, identifier=identifier)
 
 
+def _check_recording(args: argparse.Namespace, sessions: int) -> None:
+    """The recording options go together, with one session, and a file is never replaced
+    unasked."""
+    from observer.commands._options import refuse_existing
+    from observer.errors import UsageError
+
+    if args.record is None:
+        for option, given in (("--record-input", args.record_input),
+                              ("--format", args.format is not None),
+                              ("--overwrite", args.overwrite)):  # fmt: skip
+            if given:
+                raise UsageError(f"{option} goes with --record FILE")
+        return
+    if sessions != 1:
+        raise UsageError("--record records one session", "watch one at a time to record it")
+    refuse_existing(args.record, args.overwrite, "--record")
+
+
+def _refuse_unreachable(profiles: list[Profile]) -> None:
+    """Fail with the first one-line reason when no profile's endpoint can be reached, before
+    the full-screen app takes the terminal (:mod:`observer.transport.probe`). A dashboard with
+    some endpoints up opens: its tiles say which are down."""
+    import asyncio
+    import concurrent.futures
+
+    from observer.protocol.endpoints import parse_endpoint
+    from observer.transport.probe import unreachable
+
+    async def probe_all() -> list[Exception | None]:
+        probes = (unreachable(parse_endpoint(p.url), identifier=p.identifier) for p in profiles)
+        return list(await asyncio.gather(*probes))
+
+    # In a thread of its own: the caller may be inside an event loop already (tests, embedders).
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        failures = worker.submit(asyncio.run, probe_all()).result()
+    if failures and all(failures):
+        raise failures[0]  # type: ignore[misc]
+
+
 def build_link(
     profile: Profile,
     *,
@@ -191,7 +230,6 @@ def run(args: argparse.Namespace) -> int:
     from observer.app import textual_patches
     from observer.app.app import ObserverApp
     from observer.app.memory import limit_malloc_arenas
-    from observer.commands._options import refuse_existing
     from observer.errors import UsageError
     from observer.runtime.config import config_dir, load_config
     from observer.terminal.size import parse_size
@@ -201,20 +239,12 @@ def run(args: argparse.Namespace) -> int:
     if remote_size is not None and args.keep_remote_size:
         raise UsageError("--size and --keep-remote-size disagree", "give one of them")
     profiles = _profiles(args)
-    if args.record is not None:
-        if len(profiles) != 1:
-            raise UsageError("--record records one session", "watch one at a time to record it")
-        refuse_existing(args.record, args.overwrite, "--record")
+    _check_recording(args, len(profiles))
     config = load_config()
     theme = args.theme or config.theme
     if theme is not None:
         load_theme(theme, config_dir())  # a wrong name fails here, before any keyring prompt
-    if args.record_input and args.record is None:
-        raise UsageError("--record-input goes with --record FILE")
-    if args.format is not None and args.record is None:
-        raise UsageError("--format goes with --record FILE")
-    if args.overwrite and args.record is None:
-        raise UsageError("--overwrite goes with --record FILE")
+    _refuse_unreachable(profiles)
     links = [
         build_link(
             p,

@@ -23,7 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from observer.credentials.keyring_backend import FIXES, backend_name, resolve_backend
+from observer.credentials.keyring_backend import (
+    backend_failure,
+    resolve_backend,
+    using,
+)
 from observer.credentials.origins_index import OriginsIndex
 from observer.errors import TokenStoreError
 from observer.protocol.endpoints import normalize_origin
@@ -161,13 +165,10 @@ class TokenStore:
         backend = self.backend()
         with self._lock:
             try:
-                return function(backend, *args)
+                with using(backend):
+                    return function(backend, *args)
             except Exception as error:  # backends raise their own types (D-Bus, OS errors...)
-                raise TokenStoreError(
-                    f"the keyring ({backend_name(backend)}) could not {what} the token for "
-                    f"{origin}: {type(error).__name__}",
-                    FIXES,
-                ) from None
+                raise backend_failure(backend, error, what, origin) from None
 
     # -- tokens --------------------------------------------------------------------------------
 

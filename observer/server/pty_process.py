@@ -139,6 +139,11 @@ def set_window_size(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
 
 
+def shell_status(status: int) -> int:
+    """A process's exit status as a shell reports it: a signal N is ``128 + N``."""
+    return 128 - status if status < 0 else status
+
+
 def describe_exit(status: int) -> str:
     """``exited with status 3`` or ``was killed by signal 15 (SIGTERM)`` (Popen's negative
     status is the signal's number)."""

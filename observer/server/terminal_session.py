@@ -64,6 +64,8 @@ class TerminalSession:
         self.clients: list[Client] = []
         self.exit_status: int | None = None
         self.exited = False
+        self.ended = asyncio.Event()
+        """Set once the program has exited and its last output and ``exit`` are queued."""
         self.last_output: float | None = None
         """When the program last wrote (monotonic seconds), if it has."""
         self._tail_cache: tuple[tuple[int, int], list[tuple[bytes, bytes]]] | None = None
@@ -148,6 +150,7 @@ class TerminalSession:
         self.exit_status = status
         log.info("session %r: the program %s", self.identifier, describe_exit(status))
         self.broadcast(frames.Exit(status))
+        self.ended.set()
 
     # --- clients ------------------------------------------------------------------------------
 

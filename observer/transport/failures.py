@@ -106,6 +106,12 @@ def describe_failure(
             "the token was not sent; check the host name or install the CA certificate",
             retryable=False,
         )
+    if endpoint.secure and _not_tls(error):
+        return ConnectionFailed(
+            f"the TLS handshake with {origin} failed: the server does not speak TLS on this port",
+            f"use {_plain(endpoint)} if it serves plain WebSocket",
+            retryable=False,
+        )
     if isinstance(error, ssl.SSLError):
         return ConnectionFailed(
             f"TLS with {origin} failed ({error.reason or error})",
@@ -154,6 +160,25 @@ def describe_failure(
     return ConnectionFailed(
         f"connection to {origin} failed: {type(error).__name__}", retryable=False
     )
+
+
+def _not_tls(error: Exception) -> bool:
+    """The far side answered our TLS hello as something else: a plain HTTP answer
+    (``WRONG_VERSION_NUMBER``: its first bytes are no TLS record), or a close in the middle of
+    the handshake (asyncio's ``ConnectionResetError`` without an errno; a reset by the network
+    carries ``ECONNRESET``)."""
+    if isinstance(error, ssl.SSLError) and not isinstance(error, ssl.SSLCertVerificationError):
+        return error.reason in ("WRONG_VERSION_NUMBER", "HTTP_REQUEST") or isinstance(
+            error, ssl.SSLEOFError
+        )
+    return isinstance(error, ConnectionResetError) and error.errno is None
+
+
+def _plain(endpoint: Endpoint) -> str:
+    """The same endpoint without TLS, as a URL to try."""
+    host = f"[{endpoint.host}]" if ":" in endpoint.host else endpoint.host
+    query = f"?{endpoint.query}" if endpoint.query else ""
+    return f"ws://{host}:{endpoint.port}{endpoint.path or '/'}{query}"
 
 
 def _no_session_advice(endpoint: Endpoint, profile: str | None) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +30,17 @@ identifier = "two"
 
 
 @pytest.fixture
-def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[ObserverApp]:
-    """``observer watch`` opens the app it built into this list instead of the terminal."""
-    (tmp_path / "config.toml").write_text(PROFILES)
-    monkeypatch.setenv("OBSERVER_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("OBSERVER_TOKEN", "t0ken")
-    apps: list[ObserverApp] = []
-    monkeypatch.setattr(ObserverApp, "run", lambda self, *a, **k: apps.append(self))
-    return apps
+def opened(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[ObserverApp]]:
+    """``observer watch`` opens the app it built into this list instead of the terminal; the
+    profiles' endpoint is a loopback port that accepts connections (the app is never run)."""
+    with socket.create_server(("127.0.0.1", 0)) as listening:
+        port = listening.getsockname()[1]
+        (tmp_path / "config.toml").write_text(PROFILES.replace(":9/", f":{port}/"))
+        monkeypatch.setenv("OBSERVER_CONFIG_DIR", str(tmp_path))
+        monkeypatch.setenv("OBSERVER_TOKEN", "t0ken")
+        apps: list[ObserverApp] = []
+        monkeypatch.setattr(ObserverApp, "run", lambda self, *a, **k: apps.append(self))
+        yield apps
 
 
 def test_a_dashboards_sessions_keep_no_scrollback(opened: list[ObserverApp]) -> None:

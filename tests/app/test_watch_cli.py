@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.server import ServerConnection, serve
 
+from observer.app.app import ObserverApp
 from observer.cli import main
 
 
@@ -61,6 +64,41 @@ def test_a_chosen_size_and_keeping_the_remote_size_disagree(
 def test_an_unknown_theme_lists_the_themes(capsys: pytest.CaptureFixture[str]) -> None:
     status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x", "--theme", "neon")
     assert status == 1 and "no theme named 'neon'" in err and "dracula" in err
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[ObserverApp]:
+    """The apps ``observer watch`` ran (none, where it failed before the full screen)."""
+    apps: list[ObserverApp] = []
+    monkeypatch.setattr(ObserverApp, "run", lambda self, *a, **k: apps.append(self))
+    return apps
+
+
+def test_a_refused_connection_is_one_line_and_the_app_never_opens(
+    capsys: pytest.CaptureFixture[str], opened: list[ObserverApp]
+) -> None:
+    status, err = run(capsys, "ws://127.0.0.1:1/", "-i", "x")
+    assert (status, opened) == (1, [])
+    assert err == (
+        "observer: ws://127.0.0.1:1 refused the connection — is the server running on port 1?\n"
+    )
+
+
+async def test_wss_to_a_plain_server_suggests_ws_and_the_app_never_opens(
+    capsys: pytest.CaptureFixture[str], opened: list[ObserverApp]
+) -> None:
+    async def nothing(connection: ServerConnection) -> None:
+        await connection.wait_closed()
+
+    async with serve(nothing, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        url = f"wss://127.0.0.1:{port}/"
+        status, err = await asyncio.to_thread(run, capsys, url, "-i", "x")
+    assert (status, opened) == (1, [])
+    assert err == (
+        f"observer: the TLS handshake with wss://127.0.0.1:{port} failed: the server does not "
+        f"speak TLS on this port — use ws://127.0.0.1:{port}/ if it serves plain WebSocket\n"
+    )
 
 
 def test_a_peer_that_lists_no_sessions_is_not_asked(capsys: pytest.CaptureFixture[str]) -> None:

@@ -125,6 +125,37 @@ async def test_a_refused_port_fails_fast_on_first_connect() -> None:
     )
 
 
+async def test_wss_to_a_plain_websocket_server_is_a_tls_failure_that_suggests_ws() -> None:
+    async def greet(connection: ServerConnection) -> None:
+        await connection.send("hello")
+
+    async with serve(greet, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        failure = await first_failure(Client(ConnectionSettings(f"wss://127.0.0.1:{port}/x")))
+    assert str(failure) == (
+        f"the TLS handshake with wss://127.0.0.1:{port} failed: the server does not speak TLS "
+        f"on this port — use ws://127.0.0.1:{port}/x if it serves plain WebSocket"
+    )
+    assert failure.retryable is False
+
+
+async def test_wss_to_a_plain_http_server_is_a_tls_failure_that_suggests_ws() -> None:
+    async def http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1)
+        writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(http, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        failure = await first_failure(Client(ConnectionSettings(f"wss://127.0.0.1:{port}")))
+    finally:
+        server.close()
+    assert str(failure).startswith(f"the TLS handshake with wss://127.0.0.1:{port} failed: ")
+    assert str(failure).endswith(f" — use ws://127.0.0.1:{port}/ if it serves plain WebSocket")
+
+
 async def test_a_silent_server_times_out() -> None:
     async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         await reader.read()

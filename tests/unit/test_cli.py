@@ -85,7 +85,7 @@ def test_every_url_argument_is_described_alike() -> None:
     [
         (["record", "ws://127.0.0.1:1/"], "record: the following arguments are required"),
         (["record", "ws://127.0.0.1:1/", "-o", "x.cast", "--format", "v9"], "invalid choice"),
-        (["watch", "agent", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+        (["watch", "agent", "--no-such-option"], "watch: unrecognized arguments: --no-such-"),
         (["no-such-command"], "invalid choice: 'no-such-command'"),
         (["token", "issue"], "token issue: the following arguments are required"),
     ],

@@ -149,6 +149,9 @@ class WatchScreen(Screen[None]):
         self._fit()  # the remote was resized: the frame may fit now, or no longer
         self.query_one(StatusBar).refresh()
 
+    def on_terminal_view_copy_mode_changed(self) -> None:
+        self.query_one(StatusBar).refresh()
+
     # -- copy and links ---------------------------------------------------------------------------
 
     def view_commands(self) -> Iterable[SystemCommand]:

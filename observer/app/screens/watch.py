@@ -253,6 +253,11 @@ class WatchScreen(Screen[None]):
 
         self.app.push_screen(ConfirmScreen("Send Ctrl-C to the agent?"), answered)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``escape`` goes back only to a dashboard this view was opened from: without one, the
+        key is not this screen's (and the keys panel does not list it)."""
+        return self.can_go_back if action == "back" else True
+
     def action_back(self) -> None:
         """Back to the dashboard (only when opened from it)."""
         if self.can_go_back:

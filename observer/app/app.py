@@ -259,17 +259,34 @@ class ObserverApp(App[int]):
         return not (self._in_control() and action not in self._ALWAYS_ALLOWED)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        """observer's own commands only (not Textual's: its screenshot beside ours, Maximize),
+        and of the watch screen's only those that can run now."""
+        yield SystemCommand("Theme", "Change the colour theme", self.action_change_theme)
+        if screen.query("HelpPanel"):
+            yield SystemCommand("Keys", "Hide the keys of this view", self.action_hide_help_panel)
+        else:
+            yield SystemCommand(
+                "Keys", "Show the keys of this view and what they do", self.action_show_help_panel
+            )
         yield SystemCommand(
             "Save screenshot (SVG)", "Save the current view as an SVG file", self.action_save_svg
         )
         if isinstance(screen, WatchScreen):
-            yield SystemCommand(
-                "Take control", "Type into the agent (ctrl+t)", screen.action_take_control
-            )
+            yield from self._control_commands(screen)
+        yield SystemCommand("Quit", "Quit observer (ctrl+q)", self.action_quit)
+
+    def _control_commands(self, screen: WatchScreen) -> Iterable[SystemCommand]:
+        """Take control while watching (where the token may), release it while in control."""
+        status = screen.session.status(self.clock())
+        if screen.control:
             yield SystemCommand(
                 "Release control", "Watch again (ctrl+])", screen.action_release_control
             )
+        elif status.may_take and not status.requesting:
+            yield SystemCommand(
+                "Take control", "Type into the agent (ctrl+t)", screen.action_take_control
+            )
+        if screen.control or status.may_take:
             yield SystemCommand(
                 "Interrupt the agent", "Send one Ctrl-C (ctrl+x)", screen.action_interrupt
             )

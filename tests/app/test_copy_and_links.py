@@ -210,3 +210,35 @@ async def test_moving_the_copy_mode_point_above_the_view_scrolls_into_the_histor
         await pilot.press("v", *["up"] * 15, "space", *["left"] * 9, "y")
         await until(lambda: view.scroll.scrolled, "the view scrolled into the history")
         assert app.clipboard == "old 15"  # 19 lines in the history, the cursor on row 11
+
+
+def cell_style(view: TerminalView, column: int, row: int) -> Any:
+    """The style the view draws the cell at ``column``, ``row`` with."""
+    cells = 0
+    for segment in view.render_line(row):
+        if cells <= column < cells + len(segment.text):
+            return segment.style
+        cells += len(segment.text)
+    raise AssertionError(f"no cell {column} on row {row}")
+
+
+async def test_copy_mode_says_so_and_its_point_looks_unlike_the_agents_cursor() -> None:
+    from observer.app.widgets.status_bar import StatusBar
+
+    app = app_with(b"first line", b"second line\x1b[1;1H")
+    async with app.run_test(size=SIZE) as pilot:
+        await showing(app, "second line")
+        bar, view = app.screen.query_one(StatusBar), app.screen.query_one(TerminalView)
+        assert "COPY" not in bar.render().plain
+        cursor = cell_style(view, 0, 0)
+        await pilot.press("v")
+        await until(lambda: bar.render().plain.startswith(" WATCH  COPY "), "the COPY badge")
+        assert "y copies · esc leaves" in bar.render().plain
+        assert "ctrl+t" not in bar.render().plain
+        await pilot.press("right")
+        point = cell_style(view, 1, 0)
+        assert cell_style(view, 0, 0) == cursor  # the agent's cursor is drawn as it was
+        assert point.bgcolor != cursor.bgcolor and point.underline and not cursor.underline
+        await pilot.press("escape")
+        await until(lambda: "COPY" not in bar.render().plain, "the badge gone")
+        assert cell_style(view, 1, 0) != point

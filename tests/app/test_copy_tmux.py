@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.app.test_links_tmux import watching
-from tests.app.tmux_driver import tmux, wait_for
+from tests.app.tmux_driver import status_line, tmux, wait_for
 
 pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed"),
@@ -70,3 +70,11 @@ def test_tmux_style_keys_select_and_copy_while_watching(watched: str) -> None:
     for key in ("v", "Up", "Space", *["Right"] * (len("build 8") - 1), "y"):
         tmux("send-keys", "-t", watched, key)
     assert clipboard("build 8") == "build 8"
+
+
+def test_copy_mode_says_on_the_status_line_that_it_is_on_until_escape(watched: str) -> None:
+    tmux("send-keys", "-t", watched, "v")
+    line = status_line(wait_for(watched, lambda s: "COPY" in status_line(s), "the COPY badge"))
+    assert line.lstrip().startswith("WATCH  COPY") and "esc leaves" in line, line
+    tmux("send-keys", "-t", watched, "Escape")
+    wait_for(watched, lambda s: "COPY" not in status_line(s), "the badge gone after escape")

@@ -20,7 +20,7 @@ import pytest
 
 from tests.app.test_hyperlinks import GCC, GCC_TARGET
 from tests.app.test_view_tmux import ROOT, free_port, issue
-from tests.app.tmux_driver import listening, start, status_line, tmux, wait_for
+from tests.app.tmux_driver import app_in_tmux, status_line, tmux, wait_for
 from tests.waiting import until_blocking
 
 pytestmark = [
@@ -62,17 +62,9 @@ def watching(tmp_path: Path, agent: list[str], prefix: str, env: str = "") -> It
         f" {sys.executable} -m observer watch"
         f" ws://127.0.0.1:{port}/ --identifier default; sleep 30"
     )
-    name = ""
-    try:
-        listening(port, server)
-        name = start(prefix, 80, 24, command)
-        wait_for(name, lambda s: status_line(s).lstrip().startswith("WATCH"), "WATCH")
+    ready = lambda s: status_line(s).lstrip().startswith("WATCH")  # noqa: E731
+    with app_in_tmux(server, port, prefix, command, ready) as name:
         yield name
-    finally:
-        if name:
-            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def click(name: str, text: str) -> str:

@@ -68,3 +68,65 @@ async def test_take_control_is_offered_in_the_palette_and_still_asks() -> None:
         await run_command(pilot, "take control")
         await until(lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert source.requests == []
+
+
+def listed(pilot: Pilot[int]) -> list[str]:
+    """Every command the open palette lists for its empty query."""
+    palette = pilot.app.screen
+    assert isinstance(palette, CommandPalette)
+    commands = palette.query_one(CommandList)
+    options = (commands.get_option_at_index(n) for n in range(commands.option_count))
+    return [str(option.prompt).partition("\n")[0] for option in options]
+
+
+async def palette_listing(pilot: Pilot[int], count: int) -> list[str]:
+    await pilot.press("ctrl+p")
+    await until(lambda: isinstance(pilot.app.screen, CommandPalette), "the command palette")
+    return await until(lambda: (found := listed(pilot)) and len(found) >= count and found, "all")
+
+
+async def test_the_palette_lists_observers_commands_only_and_those_that_can_run_now() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await played(source)
+        commands = await palette_listing(pilot, 9)
+        assert sorted(commands) == sorted(
+            [
+                "Theme",
+                "Keys",
+                "Save screenshot (SVG)",
+                "Take control",
+                "Interrupt the agent",
+                "Quit",
+                "Copy the screen",
+                "Copy the scrollback",
+                "Full window",
+            ]
+        ), commands
+
+
+async def test_the_keys_panel_of_a_single_watch_has_no_way_back_to_a_dashboard() -> None:
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await played(source)
+        await run_command(pilot, "keys")
+        await until(lambda: app.screen.query("KeyPanel"), "the keys panel")
+        await pilot.pause()
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Take control" in shown and "Full window" in shown
+        assert "Dashboard" not in shown
+
+
+async def test_in_control_the_palette_offers_release_and_no_take() -> None:
+    from tests.app.test_watch import in_control
+
+    source = scripted([b"$ "])
+    app = ObserverApp([source])
+    async with app.run_test(size=SIZE) as pilot:
+        await played(source)
+        await pilot.press("ctrl+t", "y")
+        await until(lambda: in_control(app), "control")
+        names = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Release control" in names and "Take control" not in names, names

@@ -1,5 +1,6 @@
-"""Replying from the dashboard names the session by its profile, and a closed session says it
-will not come back (not "once the connection is back")."""
+"""Replying from the dashboard names the session by its profile, says what sending does and sends
+on the dialog's own enter (one confirmation for one line), and a closed session says it will
+not come back (not "once the connection is back")."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def named(*names: str) -> list[ScriptedLink]:
     return links
 
 
-async def test_the_reply_dialog_and_its_confirmation_name_the_profile() -> None:
+async def test_the_reply_dialog_names_the_profile_says_what_enter_does_and_is_the_one_step(
+) -> None:  # fmt: skip
     links = named("alpha", "beta")
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -29,10 +31,13 @@ async def test_the_reply_dialog_and_its_confirmation_name_the_profile() -> None:
         await until(lambda: isinstance(app.screen, ReplyScreen), "the reply dialog")
         question = str(app.screen.query_one("#question", Static).render())
         assert question == "Reply to beta", question
-        await pilot.press("o", "k", "enter")
-        await until(lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
         shown = " ".join(str(s.render()) for s in app.screen.query(Static))
-        assert "Send 'ok⏎' to beta?" in shown and "18765" not in shown, shown
+        assert "observer takes control, types it, and hands control back" in shown, shown
+        assert "18765" not in shown
+        await pilot.press("o", "k", "enter")
+        await until(lambda: links[1].sent == [b"ok\r"], "the reply at the agent")
+        assert not isinstance(app.screen, ConfirmScreen | ReplyScreen)
+        assert links[0].sent == []
 
 
 async def test_replying_to_a_closed_session_says_it_does_not_come_back() -> None:

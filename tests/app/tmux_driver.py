@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tests.waiting import accepting, until_blocking
 
@@ -53,3 +54,27 @@ def listening(port: int, server: subprocess.Popen[bytes], timeout: float = 60) -
         return accepting(port)
 
     until_blocking(up, f"observer serve listening on port {port}", timeout, poll=0.05)
+
+
+@contextlib.contextmanager
+def app_in_tmux(
+    server: subprocess.Popen[bytes],
+    port: int,
+    prefix: str,
+    command: str,
+    ready: Callable[[str], bool],
+) -> Iterator[str]:
+    """``command`` (an app watching ``server``) in a detached 80x24 tmux session, started once
+    the server listens on ``port``; the session's name once its screen is ``ready``. The session
+    and the server are stopped after."""
+    name = ""
+    try:
+        listening(port, server)
+        name = start(prefix, 80, 24, command)
+        wait_for(name, ready, "the app ready")
+        yield name
+    finally:
+        if name:
+            subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
+        server.terminate()
+        server.wait(timeout=10)

@@ -2,7 +2,9 @@
 
 Attention first: ``n`` focuses the next agent that needs you, the one that has waited longest
 first (then the next, in that order); ``r`` replies to the focused agent from here (a line or a
-key, confirmed, then the session core takes the keyboard, types and hands it back).
+key in a dialog that names the agent and says what sending does: its ``enter`` is the one
+confirmation; then the session core takes the keyboard, types and hands it back). ``q`` quits,
+as in the replay (no key of the dashboard's types anything), and the footer says so.
 
 One widget draws every tile (:class:`~observer.app.widgets.fleet_grid.FleetGrid`). Tiles watch
 the screen's state (:meth:`Tile.watch_small`); ``enter`` switches the opened session to the byte
@@ -22,7 +24,6 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from observer.app.links import Link, session_name
-from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.reply import ReplyScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.fleet_grid import FleetGrid
@@ -37,6 +38,7 @@ class DashboardScreen(Screen[None]):
         Binding("enter", "open", "Open"),
         Binding("n", "next_attention", "Next needing you"),
         Binding("r", "reply", "Reply"),
+        Binding("q", "app.quit", "Quit"),
         Binding("right,tab", "move(1)", "Next", show=False),
         Binding("shift+tab", "move(-1)", "Previous", show=False),
         Binding("left", "move(-1)", "Previous", show=False),
@@ -150,17 +152,8 @@ class DashboardScreen(Screen[None]):
             return
         asks = str(status.attention) if status.attention is not None else ""
 
-        def confirm(data: bytes | None) -> None:
-            if data is None:
-                return
-            shown = data.decode("utf-8", "replace").replace("\r", "⏎")
-            question = f"Send {shown!r} to {session_name(tile.link.label)}?"
-            detail = "observer takes control, types it, and hands control back."
+        def send(data: bytes | None) -> None:
+            if data is not None:  # the dialog named the agent and said what sending does
+                tile.session.reply(data, self._now())
 
-            def answered(yes: bool | None) -> None:
-                if yes:
-                    tile.session.reply(data, self._now())
-
-            self.app.push_screen(ConfirmScreen(question, detail), answered)
-
-        self.app.push_screen(ReplyScreen(session_name(tile.link.label), asks), confirm)
+        self.app.push_screen(ReplyScreen(session_name(tile.link.label), asks), send)

@@ -2,8 +2,9 @@
 
 ``enter`` sends the line followed by Enter (an empty line: just Enter, which accepts an agent's
 default choice); ``ctrl+s`` sends it as keys with no Enter (``1`` or ``y`` in a menu that reacts
-to a key); ``escape`` cancels. The dashboard then asks for the usual confirmation, and the
-session core takes the keyboard, types, and hands it back.
+to a key); ``escape`` cancels. The dialog names the agent and says what sending does, so its
+``enter`` is the one confirmation: the session core then takes the keyboard, types, and hands it
+back.
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ class ReplyScreen(ModalScreen[bytes | None]):
                 question.append(f" — {self.asks}", style="")
             yield Static(question, id="question")
             yield Input(placeholder="a line for the agent (empty: just Enter)", id="reply")
-            yield Static("enter: send + Enter · ctrl+s: send without Enter · escape", id="hint")
+            yield Static(
+                "enter: send + Enter · ctrl+s: send without Enter · escape: cancel\n"
+                "observer takes control, types it, and hands control back",
+                id="hint",
+            )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

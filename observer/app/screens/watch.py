@@ -149,6 +149,9 @@ class WatchScreen(Screen[None]):
         self._fit()  # the remote was resized: the frame may fit now, or no longer
         self.query_one(StatusBar).refresh()
 
+    def on_terminal_view_copy_mode_changed(self) -> None:
+        self.query_one(StatusBar).refresh()
+
     # -- copy and links ---------------------------------------------------------------------------
 
     def view_commands(self) -> Iterable[SystemCommand]:
@@ -249,6 +252,11 @@ class WatchScreen(Screen[None]):
                 self.session.interrupt(self._now())
 
         self.app.push_screen(ConfirmScreen("Send Ctrl-C to the agent?"), answered)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``escape`` goes back only to a dashboard this view was opened from: without one, the
+        key is not this screen's (and the keys panel does not list it)."""
+        return self.can_go_back if action == "back" else True
 
     def action_back(self) -> None:
         """Back to the dashboard (only when opened from it)."""

@@ -15,6 +15,7 @@ from textual.widget import Widget
 from observer.app.links import Link, endpoint_said_once
 from observer.app.widgets.one_line import Part, fit_parts
 from observer.app.widgets.terminal_canvas import TerminalCanvas
+from observer.app.widgets.terminal_view import TerminalView
 from observer.client import state_words
 
 REFRESH = 0.5
@@ -77,13 +78,17 @@ class StatusBar(Widget):
             add(" CONTROL ", MODE, f"bold {variables['background']} on {variables['warning']}")
         else:
             add(" WATCH ", MODE, f"bold {variables['background']} on {variables['primary']}")
+        copying = isinstance(self.view, TerminalView) and self.view.copy_mode is not None
+        if copying:
+            add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
+            add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
         if status.holder == "other" and status.live:
             add(" held by another client ", HOLDER, f"bold {variables['warning']}")
         elif status.in_control:
             add(" ctrl+] hands back ", HINT, "dim")
         elif status.requesting:
             add(" asking for control… ", HOLDER, "dim")
-        elif status.may_take:
+        elif status.may_take and not copying:
             add(" ctrl+t takes control ", HINT, "dim")
         crop = self.view.crop if self.view is not None else None
         if crop is not None and crop.cropped:

@@ -357,6 +357,11 @@ class TerminalCanvas(Widget):
                 strip, span[0] - window.left, span[1] - window.left, self._selected()
             )
             changed = True
+        point = self.marked_point()
+        if point is not None and point.line == line:
+            column = point.column - window.left
+            strip = strips.overlaid(strip, column, column + 1, self._pointed())
+            changed = True
         if self.mark_edges and window.left >= 0 and self.session.model.cols > width:
             sides = strips.hidden_sides(self.cells(line), window.left, width)
             if any(sides):
@@ -380,6 +385,20 @@ class TerminalCanvas(Widget):
     def _selected(self) -> Style:
         """The selection: the terminal's colours swapped (xterm's default look)."""
         return Style(color=self.palette.background, bgcolor=self.palette.foreground)
+
+    def marked_point(self) -> Point | None:
+        """A cell drawn as :meth:`_pointed` (a view that selects with the keys says which)."""
+        return None
+
+    def _pointed(self) -> Style:
+        """The cell the keys move: the theme's bright cyan, underlined, never the cursor's look."""
+        return Style(
+            color=self.palette.background,
+            bgcolor=self.palette.ansi[14],
+            bold=True,
+            underline=True,
+            reverse=False,
+        )
 
     def _edge(self) -> Style:
         """Edge marks and the bar: the theme's bright yellow, as a warning."""

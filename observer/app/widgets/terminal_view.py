@@ -96,6 +96,9 @@ class TerminalView(TerminalCanvas, can_focus=True):
     class CropChanged(Message):
         """What the view hides of the remote screen changed (:attr:`crop`)."""
 
+    class CopyModeChanged(Message):
+        """Copy mode started or ended (:attr:`copy_mode`): the status line says which."""
+
     send_input: Callable[[bytes], Awaitable[object]] | None = None
     """Where typed bytes go directly (the watch screen sets it); else ``InputTyped`` is posted.
 
@@ -107,8 +110,22 @@ class TerminalView(TerminalCanvas, can_focus=True):
     _press: Point | None = None
     """Where the mouse button went down (a drag selects from there)."""
     _dragged = False
-    copy_mode: KeySelection | None = None
-    """Selecting with the keys (None: the keys do what they always do)."""
+    _keys: KeySelection | None = None
+
+    @property
+    def copy_mode(self) -> KeySelection | None:
+        """Selecting with the keys (None: the keys do what they always do)."""
+        return self._keys
+
+    @copy_mode.setter
+    def copy_mode(self, keys: KeySelection | None) -> None:
+        if (keys is None) != (self._keys is None):
+            self.post_message(self.CopyModeChanged())
+        self._keys = keys
+
+    def marked_point(self) -> Point | None:
+        """Copy mode's point: drawn unlike the agent's cursor, so the two are never confused."""
+        return self._keys.point if self._keys is not None else None
 
     @property
     def control(self) -> bool:

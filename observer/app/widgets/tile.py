@@ -124,14 +124,17 @@ class Tile:
     # -- drawing --------------------------------------------------------------------------------
 
     def window(self) -> Window:
-        """The part of the remote screen the tile shows: the cursor's corner, or centred."""
+        """The part of the remote screen the tile shows: the rows around the cursor, from the
+        lines' start (where text begins: a tile is read at a glance, the cursor's column may be
+        far right), or centred."""
         if self._window is None:
             model = self.session.model
             cursor_x, cursor_y = int(model.cursor_x), int(model.cursor_y)
             self._window = window(
                 Geometry(
                     int(model.cols), int(model.rows), cursor_x, cursor_y, 0, self.width, self.height
-                )
+                ),
+                left=0,
             )
         return self._window
 

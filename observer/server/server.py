@@ -28,7 +28,14 @@ from websockets.typing import Subprotocol
 from observer.auth.tokens import Authenticator, Credential
 from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
-from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusal, admit
+from observer.server.admission import (
+    SINGLE_HEADERS,
+    Admission,
+    Listing,
+    Refusal,
+    admit,
+    choose_subprotocol,
+)
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
@@ -41,6 +48,8 @@ from observer.server.limits import (
 from observer.server.listing import listing_json
 from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
+from observer.server.stream_socket import TranslatingSocket
+from observer.server.stream_translator import StreamTranslator
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
 from observer.server.websocket_adapter import (
@@ -318,8 +327,13 @@ class Server:
             return
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
+        native = admission.stream == frames.SUBPROTOCOL
         client = Client(
-            FrameSocket(websocket),
+            FrameSocket(websocket)
+            if native
+            else TranslatingSocket(
+                websocket, StreamTranslator(admission.stream, time.monotonic, time.time)
+            ),
             connection,
             self.client_queue,
             session.resync_after_overflow,
@@ -348,6 +362,7 @@ class Server:
                 want_control=admission.want_control,
                 since=admission.since,
                 budget=budget,
+                native=native,
             )
         finally:
             del self._live[websocket]
@@ -362,7 +377,8 @@ def _key(credential: Credential | None) -> str | None:
 def _select_subprotocol(
     connection: WebSocket, offered: Sequence[Subprotocol]
 ) -> Subprotocol | None:
-    return Subprotocol(frames.SUBPROTOCOL) if frames.SUBPROTOCOL in offered else None
+    chosen = choose_subprotocol(offered)
+    return None if chosen is None else Subprotocol(chosen)
 
 
 def _refuse(connection: WebSocket, status: HTTPStatus, body: str) -> Response:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,13 +64,16 @@ async def agent() -> AsyncIterator[Server]:
         yield server
 
 
-def documented(server: Server, query: str = "", subprotocols: list[str] | None = None) -> Any:
+def documented(
+    server: Server, query: str = "", subprotocols: list[str] | None = None, **options: Any
+) -> Any:
     """The documented request (plus ``query``), offering ``subprotocols`` (default: none)."""
     return connect(
         url(server, DOCUMENTED + query),
         additional_headers={"Authorization": f"Bearer {CONTROL_TOKEN}"},
         subprotocols=[Subprotocol(name) for name in subprotocols] if subprotocols else None,
         max_size=None,
+        **options,
     )
 
 
@@ -166,3 +170,36 @@ async def test_asciinema_streams_carry_the_session(stream: str) -> None:
             "takeover end",
         ]
         assert played.codes()[-1] == "x" and str(played.events[-1][2]) == "3"
+
+
+SLOW_LINK = (
+    "while [ ! -e {go} ]; do sleep 0.01; done; "
+    "head -c 3000000 /dev/zero | tr '\\0' z; printf '\\033[2J\\033[HDONE'; sleep 60"
+)
+
+
+@pytest.mark.parametrize("stream", ["raw", "v1.alis"])
+async def test_a_stalled_viewer_gets_a_gap_then_the_screen_as_it_is(
+    stream: str, tmp_path: Path
+) -> None:
+    """A viewer that reads nothing during a flood is dropped to a snapshot like any client;
+    its stream says so (a ``gap`` marker, a reset) and then shows the current screen."""
+    go = tmp_path / "go"
+    command = ["sh", "-c", SLOW_LINK.format(go=go)]
+    async with running_server(command, size=(80, 24)) as server:
+        session = server.sessions["default"]
+        # max_queue=1: the client library stops reading the socket after one message.
+        async with documented(server, subprotocols=[stream], max_queue=1, close_timeout=0.5) as ws:
+            await wait_for(lambda: len(session.clients) == 1)
+            [client] = session.clients
+            go.touch()
+            await wait_for(lambda: any("DONE" in line for line in model_text(server)), 60)
+            assert client.overflows >= 1
+            messages: list[Any] = []
+            await receive_until(
+                ws, messages, lambda m: bool(m) and b"DONE" in m[-1], "DONE", timeout=30
+            )
+        played = read_raw(messages) if stream == "raw" else read_alis(messages)
+        assert screen(played).text() == model_text(server)
+        if stream == "v1.alis":
+            assert "gap" in played.markers()

@@ -3,11 +3,15 @@
 The raw stream (no subprotocol, the request as the platform documents it) takes binary
 messages as input: only from the holder of the keyboard. Watchers, whatever their token, and
 asciinema viewers send bytes that must never reach the PTY; a watch token cannot ask for
-control. Real server, real PTY (whose echo would show any byte that reached it), real clients.
+control; a revoked token's stream is closed and its control released; these streams count
+against their token's connection limit. Before, the documented request was refused (400), so
+none of this could be tried. Real server, real PTY (whose echo would show any byte that reached
+it), real clients.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +19,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 from websockets.typing import Subprotocol
 
+from observer.auth.tokens import Authenticator, TokenDigests
+from observer.cli import main
 from observer.server import Server
 from tests.integration.server_support import (
     CONTROL_TOKEN,
@@ -24,6 +30,7 @@ from tests.integration.server_support import (
     observe,
     running_server,
     url,
+    wait_for,
 )
 from tests.stream_readers import read_raw, receive_until, screen
 
@@ -95,3 +102,33 @@ async def test_a_watch_token_cannot_ask_for_control_of_the_raw_stream() -> None:
                 pass
         assert refused.value.response.status_code == 403
         assert refused.value.response.body == b"Unauthenticated"
+
+
+async def test_a_revoked_tokens_raw_controller_is_closed_and_control_released(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tokens"
+    assert main(["token", "issue", "control", "--label", "leaked", "--file", str(path)]) == 0
+    leaked = capsys.readouterr().out.strip()
+    auth = Authenticator(TokenDigests.load(path))
+    async with (
+        running_server([PY, "-c", ECHO], auth=auth) as server,
+        open_raw(server, leaked, "&mode=control") as ws,
+    ):
+        session = server.sessions["default"]
+        await wait_for(lambda: session.arbiter.holder is not None)
+        assert main(["token", "revoke", "leaked", "--file", str(path)]) == 0
+        assert await closed_code(ws) == 1008 and ws.close_reason == "token revoked"
+        await wait_for(lambda: session.arbiter.holder is None)
+
+
+async def test_raw_streams_count_against_the_tokens_connection_limit() -> None:
+    async with (
+        running_server([PY, "-c", ECHO], max_per_token=2) as server,
+        open_raw(server, WATCH_TOKEN),
+        open_raw(server, WATCH_TOKEN, sub="v1.alis"),
+    ):
+        with pytest.raises(InvalidStatus) as refused:
+            async with open_raw(server, WATCH_TOKEN):
+                pass
+        assert refused.value.response.status_code == 503

@@ -40,7 +40,7 @@ from observer.protocol.arbiter import (
 from observer.protocol.screen_frames import Notified
 from observer.server.clients import Client
 from observer.server.limits import ReadBudget
-from observer.server.stream_socket import Noticed
+from observer.server.stream_socket import Noticed, TranslatingSocket
 from observer.server.terminal_session import TerminalSession
 from observer.server.websocket_adapter import Message
 
@@ -65,19 +65,19 @@ async def run_connection(
     want_control: bool,
     since: int | None,
     budget: ReadBudget,
-    native: bool = True,
 ) -> None:
     """Join ``session``, serve the client until it leaves or is closed, then leave; its
-    messages are read at ``budget``'s pace. ``native``: it speaks ``observer.v1`` (else the
-    module's rules for other streams hold)."""
+    messages are read at ``budget``'s pace. A client whose socket translates (another stream
+    than ``observer.v1``) is served by the module's rules for those streams."""
+    native = not isinstance(client.socket, TranslatingSocket)
     opening = connection.open(want_control)
     session.join(client, since, granted=bool(opening) and connection.holder == "you")
     writer = asyncio.create_task(client.run_writer())
     receive = _native(connection) if native else _stream(connection)
-    notices = session.feed.notices.listeners
+    listeners = session.feed.notices.listeners
     listener = None if native else _noticer(client)
     if listener is not None:
-        notices.append(listener)
+        listeners.append(listener)
     try:
         ending = apply(session, client, opening)
         if not native and want_control and connection.holder != "you":
@@ -95,8 +95,8 @@ async def run_connection(
     except ConnectionClosed:
         pass
     finally:
-        if listener in notices:
-            notices.remove(listener)
+        if listener in listeners:
+            listeners.remove(listener)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
             await writer

@@ -26,7 +26,6 @@ from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from observer.auth.tokens import Authenticator, Credential
-from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
 from observer.server.admission import (
     SINGLE_HEADERS,
@@ -48,12 +47,10 @@ from observer.server.limits import (
 from observer.server.listing import listing_json
 from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
-from observer.server.stream_socket import TranslatingSocket
-from observer.server.stream_translator import StreamTranslator
+from observer.server.stream_socket import client_socket
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
 from observer.server.websocket_adapter import (
-    FrameSocket,
     guarded_connection,
     log_refusal,
     peer,
@@ -327,13 +324,8 @@ class Server:
             return
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
-        native = admission.stream == frames.SUBPROTOCOL
         client = Client(
-            FrameSocket(websocket)
-            if native
-            else TranslatingSocket(
-                websocket, StreamTranslator(admission.stream, time.monotonic, time.time)
-            ),
+            client_socket(websocket, admission.stream, time.monotonic, time.time),
             connection,
             self.client_queue,
             session.resync_after_overflow,
@@ -362,7 +354,6 @@ class Server:
                 want_control=admission.want_control,
                 since=admission.since,
                 budget=budget,
-                native=native,
             )
         finally:
             del self._live[websocket]

@@ -12,14 +12,16 @@ reconnect after.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from websockets.asyncio.server import ServerConnection
 
+from observer.protocol import frames
 from observer.protocol.screen_frames import Notified
 from observer.server.stream_translator import StreamTranslator
 from observer.server.websocket_adapter import FrameSocket, Message
 
+Clock = Callable[[], float]
 EXITED = 1000
 """Close code after the program's exit: a normal closure (RFC 6455 section 7.4.1)."""
 
@@ -55,3 +57,13 @@ class TranslatingSocket(FrameSocket):
             await self.connection.send(item)
         if translator.ended:
             await self.connection.close(EXITED, "the program exited")
+
+
+def client_socket(
+    connection: ServerConnection, stream: str, clock: Clock, wall: Clock
+) -> FrameSocket:
+    """The socket for a client of ``stream``: ``observer.v1`` takes prebuilt frames, any other
+    stream a translator (its times from ``clock``, its header's start from ``wall``)."""
+    if stream == frames.SUBPROTOCOL:
+        return FrameSocket(connection)
+    return TranslatingSocket(connection, StreamTranslator(stream, clock, wall))

@@ -7,6 +7,11 @@ shows why: ``403`` ``Unauthenticated`` for a missing or unknown token, ``403`` f
 token asking for control or a browser ``Origin`` that is not allowed, ``400`` for a bad request
 (naming what is supported; a duplicate ``Authorization`` or ``Origin`` header too), ``404`` for
 an unknown identifier, ``503`` when the server is full.
+
+What a connection carries follows the WebSocket subprotocol the client offers (RFC 6455 section
+1.9; :data:`SUBPROTOCOLS`, in the order the server prefers them): ``observer.v1``, asciinema's
+live protocols, or, when none is offered (the request as the platform documents it), the raw
+terminal stream.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import Final
 from urllib.parse import parse_qsl, urlsplit
 
 from observer.auth.token_file import Role
@@ -28,6 +34,14 @@ IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 UNAUTHENTICATED = "Unauthenticated"
 LISTING_PATH = "/sessions"
 """Where an authenticated GET (no upgrade) lists the server's sessions."""
+
+RAW: Final = "raw"
+"""The raw terminal stream: what a connection that offers no subprotocol gets too."""
+SUBPROTOCOLS: Final = (frames.SUBPROTOCOL, "v1.alis", "v3.asciicast", "v2.asciicast", RAW)
+"""What the server speaks, the one it prefers first when a client offers several
+(asciinema-player offers the last four: ALiS carries resets and markers in the least bytes)."""
+WATCH_ONLY_STREAMS: Final = frozenset({"v1.alis", "v3.asciicast", "v2.asciicast"})
+"""Streams that carry nothing from the client: ``mode=control`` is refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +56,14 @@ class Admission:
     """What the token proved (``None`` on a server without authentication)."""
     features: frozenset[str] = frozenset()
     """Optional frames the client understands (``features=``; unknown names are kept, unused)."""
+    subprotocol: str | None = frames.SUBPROTOCOL
+    """The subprotocol the handshake selects (:func:`choose_subprotocol`); ``None``: the client
+    offered none and gets the raw stream."""
+
+    @property
+    def stream(self) -> str:
+        """What the connection carries: a name of :data:`SUBPROTOCOLS`."""
+        return self.subprotocol or RAW
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +191,40 @@ def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admiss
                 HTTPStatus.BAD_REQUEST, "Bad since; it must be a stream offset (0 or more)"
             )
         since = int(text)
-    offered = {p.strip() for p in subprotocols.split(",")}
-    if frames.SUBPROTOCOL not in offered:
-        return Refusal(
-            HTTPStatus.BAD_REQUEST, f"Offer the WebSocket subprotocol {frames.SUBPROTOCOL}"
-        )
     features = frozenset(
         name.strip() for name in query.get(frames.FEATURES_PARAMETER, "").split(",") if name.strip()
     )
-    return Admission(identifier, role, mode == "control", since, features=features)
+    admission = Admission(identifier, role, mode == "control", since, features=features)
+    offered = [p.strip() for p in subprotocols.split(",") if p.strip()]
+    return _with_stream(admission, offered)
+
+
+def _with_stream(admission: Admission, offered: list[str]) -> Admission | Refusal:
+    """``admission`` with the stream the client offered, or why that stream cannot be had."""
+    subprotocol = choose_subprotocol(offered)
+    if offered and subprotocol is None:
+        return Refusal(
+            HTTPStatus.BAD_REQUEST,
+            f"Unsupported subprotocol; offer one of {', '.join(SUBPROTOCOLS)}, "
+            "or none for the raw terminal stream",
+        )
+    if subprotocol == frames.SUBPROTOCOL:
+        return admission
+    stream = subprotocol or RAW
+    if stream in WATCH_ONLY_STREAMS and admission.want_control:
+        return Refusal(
+            HTTPStatus.BAD_REQUEST, f"{stream} streams carry no input; connect with mode=watch"
+        )
+    if admission.since is not None:
+        return Refusal(
+            HTTPStatus.BAD_REQUEST,
+            f"since= resumes {frames.SUBPROTOCOL} streams only; the {stream} stream "
+            "starts from the current screen",
+        )
+    # Optional frames are observer.v1's: the other streams have none.
+    return dataclasses.replace(admission, subprotocol=subprotocol, features=frozenset())
+
+
+def choose_subprotocol(offered: Sequence[str]) -> str | None:
+    """The subprotocol to select among those a client offered (``None``: none of ours)."""
+    return next((name for name in SUBPROTOCOLS if name in offered), None)

@@ -8,7 +8,7 @@ lists those after the client's previous frame (:mod:`observer.server.screen_sync
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from observer.protocol.screen_frames import MAX_NOTIFICATIONS, Notified
 from observer.terminal import BellRung, ProgressReported
@@ -25,10 +25,15 @@ class NotificationLog:
         """The number of the newest notification or bell (what does not wait for a frame)."""
         self.on_urgent: Callable[[], None] | None = None
         """Called when a notification or a bell comes (the ticker wakes)."""
+        self.listeners: list[Callable[[Sequence[Notified]], None]] = []
+        """Called with each batch of events as it comes (a raw or asciinema stream's markers)."""
         self._entries: deque[tuple[int, Notified]] = deque(maxlen=MAX_NOTIFICATIONS)
 
     def add(self, events: Iterable[Notified]) -> None:
         """The model's notification events after a feed (a run of bells is kept as one)."""
+        events = tuple(events)
+        for listener in self.listeners:
+            listener(events)
         for event in events:
             entries = self._entries
             if isinstance(event, BellRung) and entries and isinstance(entries[-1][1], BellRung):

@@ -26,9 +26,15 @@ from websockets.http11 import Request, Response
 from websockets.typing import Subprotocol
 
 from observer.auth.tokens import Authenticator, Credential
-from observer.protocol import frames
 from observer.protocol.arbiter import ServerConnection
-from observer.server.admission import SINGLE_HEADERS, Admission, Listing, Refusal, admit
+from observer.server.admission import (
+    SINGLE_HEADERS,
+    Admission,
+    Listing,
+    Refusal,
+    admit,
+    choose_subprotocol,
+)
 from observer.server.clients import Client
 from observer.server.connection_loop import run_connection
 from observer.server.environment import agent_environment
@@ -41,10 +47,10 @@ from observer.server.limits import (
 from observer.server.listing import listing_json
 from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
+from observer.server.stream_socket import client_socket
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
 from observer.server.websocket_adapter import (
-    FrameSocket,
     guarded_connection,
     log_refusal,
     peer,
@@ -319,7 +325,7 @@ class Server:
         session = self.sessions[admission.identifier]
         connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
         client = Client(
-            FrameSocket(websocket),
+            client_socket(websocket, admission.stream, time.monotonic, time.time),
             connection,
             self.client_queue,
             session.resync_after_overflow,
@@ -362,7 +368,8 @@ def _key(credential: Credential | None) -> str | None:
 def _select_subprotocol(
     connection: WebSocket, offered: Sequence[Subprotocol]
 ) -> Subprotocol | None:
-    return Subprotocol(frames.SUBPROTOCOL) if frames.SUBPROTOCOL in offered else None
+    chosen = choose_subprotocol(offered)
+    return None if chosen is None else Subprotocol(chosen)
 
 
 def _refuse(connection: WebSocket, status: HTTPStatus, body: str) -> Response:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,6 +24,12 @@ import pytest
 from observer.asciicast import CastReader
 from observer.asciicast.markers import MarkerKind, kind_of
 from observer.recording.recorder import Recorder
+from tests.integration.headless_chromium import (
+    chromium_or_skip,
+    dump_dom,
+    player_bundle_or_skip,
+    player_page,
+)
 from tests.integration.recorders_scenario import record_both
 
 pytestmark = [pytest.mark.interop, pytest.mark.timeout(120)]
@@ -91,9 +96,6 @@ def test_termtosvg_renders_both_recordings(recordings: tuple[Path, Path], tmp_pa
         assert svg.startswith("<svg") and "answered" in svg, cast.name
 
 
-PLAYER_HINT = (
-    "npm install asciinema-player@3.18 and set OBSERVER_ASCIINEMA_PLAYER to its dist/bundle folder"
-)
 MARKER_TOOLTIP = re.compile(
     r'<span class="ap-marker[^"]*"></span><span class="ap-tooltip">([^<]*)<'
 )
@@ -103,22 +105,10 @@ def player_markers(cast: Path, chromium: str, bundle: Path, folder: Path) -> lis
     """The marker labels asciinema-player's progress bar shows for ``cast`` (tooltips read
     ``MM:SS - label``), from the DOM headless Chromium renders."""
     page = folder / f"{cast.stem}.html"
-    page.write_text(
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><style>"
-        + (bundle / "asciinema-player.css").read_text()
-        + "</style></head><body><div id='player'></div><script>"
-        + (bundle / "asciinema-player.min.js").read_text()
-        + "</script><script>AsciinemaPlayer.create({data: "
-        + json.dumps(cast.read_text())
-        + "}, document.getElementById('player'), {preload: true, controls: true});</script>"
-        + "</body></html>"
-    )
-    dom = run(
-        *(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"),
-        *("--dump-dom", page.as_uri()),
-    )
-    assert dom.returncode == 0, dom.stderr
-    return [html.unescape(text).partition(" - ")[2] for text in MARKER_TOOLTIP.findall(dom.stdout)]
+    options = {"preload": True, "controls": True}
+    page.write_text(player_page(bundle, {"data": cast.read_text()}, options))
+    dom = dump_dom(chromium, page)
+    return [html.unescape(text).partition(" - ")[2] for text in MARKER_TOOLTIP.findall(dom)]
 
 
 def test_asciinema_player_in_headless_chromium_shows_every_marker(
@@ -126,13 +116,8 @@ def test_asciinema_player_in_headless_chromium_shows_every_marker(
 ) -> None:
     """The web player lists only markers before a recording's last event; a recording that
     ends on a marker (a session quit right after handing the keyboard back) shows it too."""
-    names = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
-    chromium = next((found for name in names if (found := shutil.which(name))), None)
-    if chromium is None:
-        pytest.skip("no headless Chromium here (apt-get install chromium-headless-shell)")
-    bundle = Path(os.environ.get("OBSERVER_ASCIINEMA_PLAYER", "/nonexistent"))
-    if not (bundle / "asciinema-player.min.js").exists():
-        pytest.skip(f"asciinema-player is not installed here ({PLAYER_HINT})")
+    chromium = chromium_or_skip()
+    bundle = player_bundle_or_skip()
     ends_on_marker = tmp_path / "ends-on-marker.cast"
     with Recorder(ends_on_marker, cols=40, rows=5) as recorder:
         recorder.output(b"$ ")

@@ -8,6 +8,7 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519
+from websockets.typing import Subprotocol
 
 from observer.auth.tokens import Authenticator, JwtVerifier, TokenDigests
 from observer.protocol.events import SessionStarted, SnapshotReceived
@@ -104,18 +105,21 @@ async def test_a_browser_origin_is_refused_unless_allowed() -> None:
             assert client.session.offset is not None
 
 
-async def test_a_client_that_does_not_offer_the_subprotocol_gets_400() -> None:
+async def test_a_client_that_offers_an_unknown_subprotocol_gets_400_naming_those_served() -> None:
     from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidStatus
 
     async with running_server(SLEEP) as server:
         with pytest.raises(InvalidStatus) as info:
             async with connect(
-                f"ws://127.0.0.1:{server.port}{Q}", additional_headers=bearer(CONTROL_TOKEN)
+                f"ws://127.0.0.1:{server.port}{Q}",
+                additional_headers=bearer(CONTROL_TOKEN),
+                subprotocols=[Subprotocol("chat")],
             ):
                 pass
         assert info.value.response.status_code == 400
         assert b"observer.v1" in info.value.response.body
+        assert b"none for the raw terminal stream" in info.value.response.body
 
 
 def _jwt_setup() -> tuple[ed25519.Ed25519PrivateKey, bytes]:

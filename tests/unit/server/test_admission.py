@@ -76,10 +76,49 @@ def test_bad_identifiers_are_400() -> None:
         assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.BAD_REQUEST
 
 
-def test_a_huge_since_and_a_missing_subprotocol_are_400() -> None:
+def test_a_huge_since_and_an_unknown_subprotocol_are_400() -> None:
     assert isinstance(request(OK + "&since=" + "9" * 30), Refusal)
     refusal = request(sub="chat")
-    assert isinstance(refusal, Refusal) and "observer.v1" in refusal.body
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.BAD_REQUEST
+    assert "observer.v1, v1.alis, v3.asciicast, v2.asciicast, raw" in refusal.body
+
+
+def test_no_subprotocol_is_the_raw_stream_with_every_other_rule_unchanged() -> None:
+    raw = request(OK + "&mode=control", sub="")
+    assert isinstance(raw, Admission) and raw.subprotocol is None and raw.stream == "raw"
+    assert (raw.role, raw.want_control) == ("control", True)
+    assert request(OK, token=None, sub="") == Refusal(HTTPStatus.FORBIDDEN, "Unauthenticated")
+    refusal = request(OK + "&mode=control", token="wat", sub="")
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.FORBIDDEN
+    refusal = request(origin="https://evil.example", sub="")
+    assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.FORBIDDEN
+
+
+def test_the_server_prefers_observer_v1_then_alis_then_asciicast_then_raw() -> None:
+    player = "v1.alis, v2.asciicast, v3.asciicast, raw"  # what asciinema-player offers
+    assert admitted_with(player).subprotocol == "v1.alis"
+    assert admitted_with("raw, observer.v1").subprotocol == "observer.v1"
+    assert admitted_with("v2.asciicast, v3.asciicast").subprotocol == "v3.asciicast"
+    assert admitted_with("chat, v2.asciicast").subprotocol == "v2.asciicast"
+    assert admitted_with("raw").stream == "raw"
+
+
+def test_asciinema_streams_are_watch_only_and_only_observer_v1_resumes() -> None:
+    for sub in ("v1.alis", "v2.asciicast", "v3.asciicast"):
+        refusal = request(OK + "&mode=control", sub=sub)
+        assert isinstance(refusal, Refusal) and refusal.status == HTTPStatus.BAD_REQUEST
+        assert "mode=watch" in refusal.body
+    for sub in ("", "raw", "v1.alis"):
+        refusal = request(OK + "&since=0", sub=sub)
+        assert isinstance(refusal, Refusal) and "since=" in refusal.body
+    assert admitted_with("raw", OK + "&features=echo").features == frozenset()
+    assert admitted_with("observer.v1", OK + "&since=0").since == 0
+
+
+def admitted_with(sub: str, path: str = OK) -> Admission:
+    decision = request(path, sub=sub)
+    assert isinstance(decision, Admission), decision
+    return decision
 
 
 def test_without_an_authenticator_everybody_gets_control() -> None:

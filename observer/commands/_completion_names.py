@@ -107,7 +107,7 @@ def _listed(endpoints: dict[str, str]) -> set[str]:
 def _listing(url: str, api_version: str) -> set[str]:
     import datetime as dt
 
-    from observer.commands.sessions import fetch, parse_listing
+    from observer.commands._listing import fetch, parse_listing
     from observer.protocol.endpoints import parse_endpoint
     from observer.terminal.sanitize import sanitize
     from observer.transport import ConnectionSettings, check_token

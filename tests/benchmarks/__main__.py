@@ -58,6 +58,7 @@ MODULES: dict[str, Module] = {
     "fleet": Module(
         ["--agents", "1", "3", "--logs", "1", "--seconds", "5", "--long", "8", "--keys", "2"], []
     ),
+    "streams": Module(["--megabytes", "5", "--watchers", "4", "--rounds", "1"], []),
 }
 """Arguments per module: ``quick`` for ``--quick``, ``full`` otherwise (the module's defaults)."""
 

@@ -293,6 +293,30 @@ def _fleet(out: str) -> Found:
     return found
 
 
+STREAM_KINDS = ("raw", "v1.alis", "v3.asciicast", "v2.asciicast")
+"""The streams the streams benchmark compares with ``observer.v1`` watchers."""
+
+
+def _streams(out: str) -> Found:
+    """The streams benchmark's table: server CPU per kind of watcher, against observer.v1."""
+    cells = {
+        row[0]: row
+        for line in out.splitlines()
+        if line.startswith("| ")
+        and len(row := [c.strip() for c in line.strip("| ").split("|")]) == 4
+    }
+    native = cells.get("observer.v1")
+    found: Found = {}
+    for kind in STREAM_KINDS:
+        row = cells.get(kind)
+        if native is None or row is None or not re.match(r"[\d.]+ \(", row[1]):
+            continue
+        key = f"server CPU with {kind} watchers"
+        anchor = f"observer.v1 watchers: {native[1].split()[0]} s"
+        found[key] = (key, "—", anchor, f"{row[1]} s", row[3])
+    return found
+
+
 EXPECTED: dict[str, dict[str, str]] = {
     "terminal": {
         f"emulator throughput, {corpus} {size}": "≥ 10× stock pyte, same screen"
@@ -333,6 +357,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "app: final screen after the flood equals the model's": "yes",
     },
     "fleet": FLEET_ROWS,
+    "streams": {f"server CPU with {kind} watchers": "—" for kind in STREAM_KINDS},
     "live": dict(
         zip(
             LIVE_KEYS,
@@ -359,6 +384,7 @@ ADAPTERS: dict[str, Callable[[str], Found]] = {
     "app_flood": _app_flood,
     "live": _live,
     "fleet": _fleet,
+    "streams": _streams,
 }
 
 

@@ -142,6 +142,9 @@ async def _settle(pilot: Pilot[int], clock: Clock, seconds: float = 0.0) -> None
         update = getattr(screen, "update_titles", None)  # the dashboard's tiles
         if update is not None:
             update()
+        grid = getattr(screen, "grid", None)
+        if grid is not None:  # each tile whole, as its session stands (the clock is frozen: a
+            grid.resume()  # tile waiting for a synchronized update to end would wait for ever)
     await pilot.pause(0.1)
 
 

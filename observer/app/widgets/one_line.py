@@ -49,7 +49,7 @@ class Part:
 def fit_parts(parts: Sequence[Part], width: int) -> Text:
     """The parts in their order, fitted to ``width`` cells: the cells go to the parts by rank
     (a part that does not fit is left out, one that may be cut is cut), a line that left a part
-    out ends in ``…``, and one whose rank-0 parts are too wide for it is cut at its end
+    out has ``…`` in its last column, and one whose rank-0 parts are too wide for it is cut at its end
     (:func:`fit_line`)."""
     if sum(part.text.cell_len for part in parts) <= width:
         return fit_line(Text("", end="").join(part.text for part in parts), width)
@@ -60,7 +60,7 @@ def fit_parts(parts: Sequence[Part], width: int) -> Text:
     ]
     line = Text("", end="").join(texts)
     if any(size == 0 for size in kept) and not line.plain.endswith("…"):
-        line.append(" …")
+        line.append(" " * max(1, width - line.cell_len - 1) + "…")  # in the last column
     return fit_line(line, width)
 
 

@@ -21,11 +21,11 @@ from observer.client import state_words
 REFRESH = 0.5
 
 # What a window too narrow for the whole bar keeps, first to last (fit_parts): the mode, who holds
-# the keyboard, the connection, the watchers and the title come before what the agent is doing,
-# then how to take or hand back control, then the agent's own words (its question or prompt
-# row), which are cut short first, the endpoint and the latency.
+# the keyboard, the connection, the watchers and the title (16 cells of it) come before what the
+# agent is doing, then how to take or hand back control, the rest of the title, the agent's own
+# words (its question or prompt row, cut short first), the endpoint and the latency.
 (
-    MODE, HOLDER, CROP, CONNECTION, WATCHERS, TITLE_LEAST, AGENT, REC, TITLE, HINT, WORDS_LEAST,
+    MODE, HOLDER, CROP, CONNECTION, WATCHERS, TITLE_LEAST, AGENT, REC, HINT, TITLE, WORDS_LEAST,
     LABEL, WORDS, LATENCY,
 ) = range(14)  # fmt: skip
 

@@ -86,6 +86,11 @@ def _save(cache: Path, identifiers: list[str]) -> None:
 def _listed(endpoints: dict[str, str]) -> set[str]:
     """The identifiers the endpoints list, each asked in a thread of its own; what has not
     answered within :data:`ASK_SECONDS` is left out."""
+    # Imported here, before the clock starts: the deadline is for the endpoints, not for us.
+    import observer.commands._listing
+    import observer.credentials.store
+    import observer.transport  # noqa: F401
+
     found: set[str] = set()
     lock = threading.Lock()
 

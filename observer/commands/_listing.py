@@ -84,8 +84,12 @@ def get(endpoint: Endpoint, path: str, headers: dict[str, str]) -> tuple[int, st
         connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         return response.status, response.read(1 << 20).decode("utf-8", "replace")
-    except (OSError, http.client.HTTPException) as error:
-        reason = getattr(error, "strerror", None) or type(error).__name__
+    except OSError as error:  # refused, DNS, TLS, timeout: in the connection's own words
+        from observer.transport.failures import describe_failure
+
+        raise describe_failure(error, endpoint, "", "Authorization" in headers) from None
+    except http.client.HTTPException as error:
+        reason = type(error).__name__
         raise ConnectionFailed(
             f"cannot reach {endpoint.origin}: {reason}",
             "check the URL and that the server runs",
@@ -117,7 +121,9 @@ def refusal(endpoint: Endpoint, status: int, body: str, has_token: bool) -> Exce
             retryable=False,
             status=status,
         )
-    return ConnectionFailed(f"the endpoint refused: {text} (HTTP {status})", retryable=False)
+    return ConnectionFailed(
+        f"the endpoint refused: {text} (HTTP {status})", retryable=False, status=status
+    )
 
 
 def parse_listing(body: str, endpoint: Endpoint) -> dict[str, Any]:

@@ -4,7 +4,8 @@ An identifier given is used. A peer that ignores identifiers (ttyd, a raw bridge
 Otherwise the endpoint is asked what it serves (``observer serve``: ``GET /sessions``; Jupyter
 Server: ``GET /api/terminals``): the only one is used; several are listed, and the error says
 to choose one with ``--identifier``. Auto-detection asks as ``observer serve`` is asked; an
-endpoint that lists nothing (HTTP 404: a ttyd, a bridge) needs no identifier either.
+endpoint that answers without a listing (HTTP 404 from a ttyd, 426 from a bare WebSocket
+bridge) needs no identifier either: the connection then finds out what it is.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def identifier_for(
     try:
         sessions = fetch_listing(url, api_version)["sessions"]
     except ConnectionFailed as error:
-        if error.status == 404 and peer is None:  # lists nothing: not an `observer serve`
-            return ""
+        if peer is None and error.status not in (None, 401, 403):
+            return ""  # answers, but lists nothing: not an `observer serve` (a ttyd, a bridge)
         if error.status == 404:
             raise UsageError(f"which session at {url}?", "add --identifier ID") from None
         raise

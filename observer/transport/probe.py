@@ -19,7 +19,7 @@ from observer.errors import ConnectionFailed
 from observer.protocol.endpoints import Endpoint
 from observer.transport.failures import describe_failure
 
-PROBE_TIMEOUT = 5.0
+PROBE_TIMEOUT = 3.0
 """Seconds the probe waits for the TCP connection and the TLS handshake."""
 
 

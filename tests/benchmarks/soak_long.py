@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -169,6 +170,8 @@ def main() -> int:
         )
         return 1
     os.environ["INK_FPS"] = str(args.fps)  # read by the agents (tests/fleet_support.py)
+    # Stopped early (kill): the servers, the terminals and the recorder are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("soak_long: stopped"))
     with contextlib.ExitStack() as stack:
         ink_folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         log_folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))

@@ -64,7 +64,7 @@ def ink():
         note = state["note"] if now < state.get("shown", 0) else b""
         out.write(erase + b"\r\n".join(lines) + b"\r\n\x1b[48;2;40;40;60m@" + stamp() + b" "
                   + note + b"\xe2\x80\xba \x1b[0m" + notify)
-    pace(0.1, frame)
+    pace(1 / float(os.environ.get("INK_FPS", "10")), frame)
 def log():
     n = [0]
     def chunk():
@@ -77,7 +77,8 @@ def log():
     pace(0.01, chunk)
 (ink if profile == "ink" else log)()
 """
-"""An agent: ``ink`` redraws a 30-line truecolour region 10 times a second (about 45 KB/s),
+"""An agent: ``ink`` redraws a 30-line truecolour region 10 times a second (about 45 KB/s;
+``INK_FPS`` in its environment sets another rate),
 ``log`` scrolls a build log at about 500 KB/s; both stamp their wall clock in milliseconds."""
 TIMED_OBSERVER = r"""
 import gc, json, sys, time

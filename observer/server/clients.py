@@ -28,6 +28,10 @@ RESYNC_RETRY = 0.05
 FANOUT_SHARE = 0.1
 """Share of the time that writing output to clients may take (CPU time of the loop's thread)."""
 FANOUT_WINDOW = 0.1
+STREAMS_PER_TOKEN = 4
+"""Connections of one token in one session that get every byte of output; the token's newer
+ones get the screen by snapshot instead, at most one a second each (see
+:func:`beyond_token_streams`)."""
 
 
 class Client:
@@ -217,6 +221,37 @@ class Client:
             connection.write(frame)
             written += len(frame)
         await connection.drain()
+
+
+def beyond_token_streams(
+    clients: Iterable[Client], streams: int = STREAMS_PER_TOKEN
+) -> list[Client]:
+    """The streaming clients of each token beyond its first ``streams``, when the session has
+    clients of more than one token: shed at every batch.
+
+    Every byte written to N sockets costs the server N copies, however the clients came by
+    their connections: fifty connections of one token reading the stream cost the agent a
+    tenth of its rate or more, and everyone else's share of the server with it. A person
+    watching one session has a window or a few; a token's connections beyond those are given
+    the screen by snapshot (a shared repaint, at most one a second each), so their number costs
+    the fan-out nothing. The oldest keep the stream; the holder of the keyboard is never shed
+    (it sees its typing echoed at once), nor is a screen viewer (its cost is its frame rate,
+    not the output's). A session watched through one token only (a team sharing it) has nobody
+    to be fair to: the fan-out's budget (:class:`FanoutBudget`) keeps its cost in bounds.
+    """
+    clients = list(clients)
+    if len({client.token for client in clients}) < 2:
+        return []
+    held: dict[str, int] = {}
+    beyond = []
+    for client in clients:
+        token = client.token
+        if client.screen is not None or token is None:
+            continue
+        held[token] = count = held.get(token, 0) + 1
+        if count > streams and client.connection.holder != "you":
+            beyond.append(client)
+    return beyond
 
 
 def beyond_fair_share(clients: Iterable[Client]) -> list[Client]:

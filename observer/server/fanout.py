@@ -14,7 +14,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-from observer.server.clients import MAX_BATCH, Client, FanoutBudget, beyond_fair_share
+from observer.server.clients import (
+    MAX_BATCH,
+    Client,
+    FanoutBudget,
+    beyond_fair_share,
+    beyond_token_streams,
+)
 from observer.server.pty_reader import BATCH_INTERVAL, SMALL_BATCH, batch_interval
 from observer.server.websocket_adapter import wire_frame
 
@@ -72,6 +78,8 @@ class Fanout:
         # CPU time of this thread, not wall time: waiting for the GIL or for a core on a busy
         # machine is not the fan-out's cost.
         began = time.thread_time()
+        for client in beyond_token_streams(self._clients):
+            client.shed_backlog()  # a snapshot a second instead (it does nothing once shed)
         for start in range(0, len(data), MAX_BATCH):
             piece = data[start : start + MAX_BATCH] if len(data) > MAX_BATCH else data
             frame = wire_frame(piece)  # built once, written to every client that keeps up

@@ -29,7 +29,11 @@ MESSAGE_BURST: Final = 2000.0
 TOKEN_MESSAGE_RATE: Final = MESSAGE_RATE
 """Messages (and control frames) a second all connections of one token may send together: as
 many as one connection, so that fifty connections cost the server what one does."""
-TOKEN_MESSAGE_BURST: Final = MESSAGE_BURST
+TOKEN_MESSAGE_BURST: Final = 100.0
+"""Messages all connections of one token may send at once, together, beyond the rate. More
+than a person sends at once (a paste is a few frames, a dashboard's tiles ask for their view
+one message each), and small: fifty connections spending a large burst together cost the
+agent a burst of the server's time, for nothing a person needs."""
 CONNECTION_RATE: Final = 16.0
 """New connections a second one token may open in the long run (a dashboard opening a hundred
 tiles on one server takes a few seconds; a churning client is refused with 429)."""

@@ -3,45 +3,52 @@
 Every output byte of a session has an offset (0 for the first byte the PTY produced). A client that
 reconnects with ``since=<offset>`` gets the bytes from there if the ring still holds them; a client
 that joins late gets a snapshot at the model's offset followed by the bytes after it.
+
+The bytes live in one anonymous memory map of the ring's capacity, written round and round, not
+in the reads' own ``bytes`` objects. Kept as objects, the ring held thousands of live blocks of a
+few KiB each in C malloc's heap (an agent that redraws ten times a second writes one per frame),
+freed oldest first while the same heap served the reads, frames and rows of every session in
+between: the holes they left rarely fit what came next, so the heap, and the server's RSS, grew
+for hours though what it held did not. A map is outside malloc's heap, costs exactly its
+capacity at most, and its pages are only touched (resident) as output reaches them: an idle
+session's ring costs next to nothing.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import mmap
 
 
 class OutputRing:
-    """Append-only byte stream that forgets its oldest chunks beyond ``capacity`` bytes.
-
-    Chunks are kept whole (dropping a chunk is O(1), trimming a bytearray is a memmove), so the
-    ring holds at least the last ``capacity`` bytes and at most one chunk more.
-    """
+    """Append-only byte stream that keeps the newest ``capacity`` bytes, in a memory map of
+    exactly that size (allocated once; a page is resident once output reached it)."""
 
     def __init__(self, capacity: int) -> None:
         if capacity <= 0:
             raise ValueError("ring capacity must be positive")
         self.capacity = capacity
-        self._chunks: deque[bytes] = deque()
-        self._size = 0
+        self._buffer = mmap.mmap(-1, capacity)
         self.start = 0
         """Offset of the oldest byte still held."""
         self.end = 0
         """Offset one past the newest byte: the total number of bytes ever appended."""
 
     def __len__(self) -> int:
-        return self._size
+        return self.end - self.start
 
     def append(self, data: bytes) -> None:
-        """Add ``data`` at offset :attr:`end`; forget whole old chunks beyond the capacity."""
+        """Add ``data`` at offset :attr:`end`; forget the oldest bytes beyond the capacity."""
         if not data:
             return
-        self._chunks.append(data)
-        self._size += len(data)
         self.end += len(data)
-        while self._size - len(self._chunks[0]) >= self.capacity:
-            dropped = self._chunks.popleft()
-            self._size -= len(dropped)
-            self.start += len(dropped)
+        if len(data) > self.capacity:
+            data = data[-self.capacity :]
+        at = (self.end - len(data)) % self.capacity
+        first = min(len(data), self.capacity - at)
+        self._buffer[at : at + first] = data[:first]
+        if first < len(data):
+            self._buffer[: len(data) - first] = data[first:]
+        self.start = max(self.start, self.end - self.capacity)
 
     def holds(self, offset: int) -> bool:
         """Whether the bytes from ``offset`` to :attr:`end` are all still here."""
@@ -55,12 +62,7 @@ class OutputRing:
         """
         if not self.holds(offset):
             raise ValueError(f"offset {offset} is outside [{self.start}, {self.end}]")
-        skip = offset - self.start
-        parts: list[bytes] = []
-        for chunk in self._chunks:
-            if skip >= len(chunk):
-                skip -= len(chunk)
-                continue
-            parts.append(chunk[skip:] if skip else chunk)
-            skip = 0
-        return b"".join(parts)
+        at, size = offset % self.capacity, self.end - offset
+        first = min(size, self.capacity - at)
+        head = self._buffer[at : at + first]
+        return head if first == size else head + self._buffer[: size - first]

@@ -59,6 +59,9 @@ MODULES: dict[str, Module] = {
         ["--agents", "1", "3", "--logs", "1", "--seconds", "5", "--long", "8", "--keys", "2"], []
     ),
     "streams": Module(["--megabytes", "5", "--watchers", "4", "--rounds", "1"], []),
+    "soak_long": Module(
+        ["--minutes", "3", "--warmup", "1.5", "--every", "10", "--ink", "3", "--fps", "40"], []
+    ),
 }
 """Arguments per module: ``quick`` for ``--quick``, ``full`` otherwise (the module's defaults)."""
 

@@ -280,15 +280,16 @@ FLEET_ROWS = {
 """The fleet benchmark's summary rows (for its largest fleets), by figure with the count as N."""
 
 
-def _fleet(out: str) -> Found:
-    """The fleet benchmark prints its summary rows itself; N stands for the fleet's size."""
+def _printed(out: str, keys: dict[str, str], count: str) -> Found:
+    """Summary rows a module prints itself (``| figure | goal | anchor | measured | ratio |``),
+    by their figure with the number that ``count`` matches in it read as N."""
     found: Found = {}
     for line in out.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.startswith("| fleet: ") or len(cells) < 5:
+        if not line.startswith("| ") or len(cells) < 5:
             continue
-        key = re.sub(r"^fleet: \d+ ", "fleet: N ", cells[0])
-        if key in FLEET_ROWS:
+        key = re.sub(count, "N ", cells[0], count=1)
+        if key in keys:
             found[key] = (cells[0], cells[1], cells[2], cells[3], cells[4])
     return found
 
@@ -315,6 +316,26 @@ def _streams(out: str) -> Found:
         anchor = f"observer.v1 watchers: {native[1].split()[0]} s"
         found[key] = (key, "—", anchor, f"{row[1]} s", row[3])
     return found
+
+
+def _fleet(out: str) -> Found:
+    """The fleet benchmark prints its summary rows itself; N stands for the fleet's size."""
+    return _printed(out, FLEET_ROWS, r"(?<=^fleet: )\d+ ")
+
+
+SOAK_ROWS: dict[str, str] = {
+    "soak: N Ink-like sessions, server RSS growth after warm-up": "≤ 2 MiB/hour",
+    "soak: build-log sessions, server RSS growth after warm-up": "flat",
+    "soak: dashboard of N Ink-like sessions, RSS growth after warm-up": "flat",
+    "soak: watch of a build log, RSS growth after warm-up": "flat",
+    "soak: recorder of an Ink-like session, RSS growth after warm-up": "flat",
+}
+"""The long soak's summary rows, by figure with the count of sessions as N."""
+
+
+def _soak_long(out: str) -> Found:
+    """The long soak prints its summary rows itself; N stands for the number of sessions."""
+    return _printed(out, SOAK_ROWS, r"(?<=\s)\d+ (?=Ink-like)")
 
 
 EXPECTED: dict[str, dict[str, str]] = {
@@ -358,6 +379,7 @@ EXPECTED: dict[str, dict[str, str]] = {
     },
     "fleet": FLEET_ROWS,
     "streams": {f"server CPU with {kind} watchers": "—" for kind in STREAM_KINDS},
+    "soak_long": SOAK_ROWS,
     "live": dict(
         zip(
             LIVE_KEYS,
@@ -385,6 +407,7 @@ ADAPTERS: dict[str, Callable[[str], Found]] = {
     "live": _live,
     "fleet": _fleet,
     "streams": _streams,
+    "soak_long": _soak_long,
 }
 
 

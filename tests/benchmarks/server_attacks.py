@@ -200,27 +200,33 @@ async def _attackers(port: int, tokens: dict[str, str], attack: str) -> asyncio.
     return process
 
 
-async def attacked_run(megabytes: int, attack: str, root: Path = ROOT) -> tuple[float, float]:
-    """The agent's MB/s under ``attack`` and the share of the output the honest watcher of
-    another token received as output frames (not snapshots)."""
-    from tests.benchmarks.server import AGENT, TRAILER
+async def attacked_run(
+    megabytes: int, attack: str, root: Path = ROOT
+) -> tuple[float, float, float]:
+    """The agent's MB/s under ``attack``, the share of the output the honest watcher of another
+    token received as output frames (not snapshots), and the server's CPU milliseconds per MB
+    the agent wrote (its own cost, which the machine's other load moves far less than the
+    agent's rate)."""
+    from tests.benchmarks.server import AGENT, TRAILER, cpu_seconds
 
     with tempfile.TemporaryDirectory() as tmp:
         go, result = Path(tmp) / "go", Path(tmp) / "result"
         total = megabytes * 1_000_000
         command = AGENT.format(go=go, result=result, n=total)
-        async with _tokened_serve(command, root) as (port, _, tokens):
+        async with _tokened_serve(command, root) as (port, pid, tokens):
             attackers = await _attackers(port, tokens, attack)
             assert attackers.stdin is not None and attackers.stdout is not None
             await asyncio.sleep(0.5)  # the attack under way
+            began = cpu_seconds(pid)
             go.touch()
             while not result.exists() or not result.read_text().strip():
                 await asyncio.sleep(0.02)
+            cpu = cpu_seconds(pid) - began
             start, end = map(float, result.read_text().split())
             attackers.stdin.write(f"{total + len(TRAILER)}\n".encode())
             outcome = json.loads(await attackers.stdout.readline())
             await attackers.wait()
-    return megabytes / (end - start), min(1.0, outcome["honest"][1] / total)
+    return megabytes / (end - start), min(1.0, outcome["honest"][1] / total), cpu * 1000 / megabytes
 
 
 async def ping_flood_memory(seconds: float = 30.0, root: Path = ROOT) -> tuple[float, float]:
@@ -248,13 +254,15 @@ async def print_attacks(megabytes: int, rounds: int, roots: list[tuple[str, Path
     rates: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
     shares: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
     ratios: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
+    costs: dict[tuple[str, str], list[float]] = {(r, n): [] for r, _ in roots for n in names}
     for number in range(rounds):
         order = names if number % 2 == 0 else names[:1] + names[:0:-1]
         for name in order:
             for label, root in roots if number % 2 == 0 else roots[::-1]:
-                rate, share = await attacked_run(megabytes, name, root)
+                rate, share, cost = await attacked_run(megabytes, name, root)
                 rates[label, name].append(rate)
                 shares[label, name].append(share)
+                costs[label, name].append(cost)
         for label, _ in roots:
             for name in names:
                 ratios[label, name].append(rates[label, name][-1] / rates[label, "none"][-1])
@@ -263,7 +271,8 @@ async def print_attacks(megabytes: int, rounds: int, roots: list[tuple[str, Path
         if len(roots) > 1:
             print(f"{label}: {root}")
         print(
-            f"{'attack':<16}{'agent MB/s':>11}{'ratio':>7}{'min-max':>12}{'honest as bytes':>17}{'min-max':>12}"
+            f"{'attack':<16}{'agent MB/s':>11}{'ratio':>7}{'min-max':>12}{'honest as bytes':>17}"
+            f"{'min-max':>12}{'server CPU ms/MB':>18}{'min-max':>12}"
         )
         for name in names:
             key = label, name
@@ -273,6 +282,8 @@ async def print_attacks(megabytes: int, rounds: int, roots: list[tuple[str, Path
                 f"{min(ratios[key]):>6.2f}-{max(ratios[key]):.2f}"
                 f"{statistics.median(shares[key]):>17.0%}"
                 f"{min(shares[key]):>6.0%}-{max(shares[key]):.0%}"
+                f"{statistics.median(costs[key]):>18.0f}"
+                f"{min(costs[key]):>7.0f}-{max(costs[key]):.0f}"
             )
     for label, root in roots:
         before, most = await ping_flood_memory(root=root)

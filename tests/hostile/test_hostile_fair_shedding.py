@@ -16,7 +16,7 @@ import pytest
 
 from observer.protocol.events import SnapshotReceived
 from observer.server.clients import FanoutBudget
-from tests.integration.server_support import CONTROL_TOKEN, WATCH_TOKEN, observe, running_server
+from tests.integration.server_support import crowd, running_server
 
 pytestmark = pytest.mark.timeout(60)
 AGENT = ["sh", "-c", "i=0; while true; do i=$((i+1)); echo line $i; sleep 0.005; done"]
@@ -29,13 +29,7 @@ def snapshots(client: object) -> int:
 
 async def test_one_tokens_readers_are_shed_before_another_tokens_watcher() -> None:
     async with running_server(AGENT) as server, contextlib.AsyncExitStack() as stack:
-        honest = await stack.enter_async_context(observe(server, token=CONTROL_TOKEN))
-        readers = [
-            await stack.enter_async_context(observe(server, token=WATCH_TOKEN))
-            for _ in range(READERS)
-        ]
-        for client in (honest, *readers):  # their snapshots at joining
-            await client.until(lambda c: snapshots(c) == 1)
+        honest, *readers = await crowd(stack, server, READERS)  # each with its joining snapshot
         server.sessions["default"].fanout.budget = FanoutBudget(share=0.0)  # always over
         joined = snapshots(honest)
         began = time.monotonic()

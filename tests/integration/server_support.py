@@ -179,6 +179,18 @@ async def observe(
         yield client
 
 
+async def crowd(stack: contextlib.AsyncExitStack, server: Server, readers: int) -> list[Observer]:
+    """A watcher of the control token, then ``readers`` watchers of the watch token (one token's
+    crowd beside another token's watcher), each once it has its snapshot."""
+    honest = await stack.enter_async_context(observe(server, token=CONTROL_TOKEN))
+    crowd = [
+        await stack.enter_async_context(observe(server, token=WATCH_TOKEN)) for _ in range(readers)
+    ]
+    for client in (honest, *crowd):
+        await client.until(lambda c: any(isinstance(e, SnapshotReceived) for e in c.events))
+    return [honest, *crowd]
+
+
 async def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
     """Poll a server-side condition (the tests share the server's event loop)."""
     await until(condition, "a condition on the server", timeout)

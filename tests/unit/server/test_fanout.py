@@ -95,6 +95,7 @@ class Recorder:
     def __init__(self) -> None:
         self.messages: list[bytes] = []
         self.screen = None
+        self.token = None
 
     def deliver(self, message: bytes, frame: bytes) -> None:
         assert frame == wire_frame(message)

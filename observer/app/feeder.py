@@ -31,8 +31,9 @@ with the event loop to itself."""
 HOLD = FRAME_FLOOD
 """While watching, output that comes within this of the last backlog's end waits until then and
 is parsed with what follows it: a flood a backlog at a time, as its frames come (a view draws a
-flood at most this often). The first output after a quiet spell,
-and everything in control (a keystroke's echo), is parsed at once."""
+flood at most this often). The first output after a quiet spell, everything in control (a
+keystroke's echo), and the screen frames the peer paces (a tile's: the peer sends them few
+enough, and one that comes early carries a notification) are parsed at once."""
 
 
 class Slices:
@@ -130,7 +131,7 @@ async def feed(
                 continue
             await received.wait()
             held = drained + HOLD - time.perf_counter()
-            if held > 0 and not session.in_control and not ended.is_set():
+            if held > 0 and not (session.in_control or session.paced or ended.is_set()):
                 # Only output waits for the backlog's frame: a notice or a change of state
                 # that came with the wake is handed on at once.
                 hand_on()

@@ -204,17 +204,26 @@ async def test_a_change_of_state_is_handed_on_while_the_output_with_it_waits(
     await asyncio.gather(task, return_exceptions=True)
 
 
-async def test_in_control_what_comes_is_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held, the echo would wait a minute
-    monkeypatch.setattr(WatchedSession, "in_control", property(lambda self: True))
+@pytest.mark.parametrize(
+    ("state", "first", "then"),
+    [
+        ("in_control", b"$ ", b"l"),  # a keystroke's echo
+        ("paced", b"frame\r\n", b"noted\r\n"),  # a tile's next frame, early: a notification
+    ],
+)
+async def test_in_control_or_in_paced_frames_what_comes_is_parsed_at_once(
+    monkeypatch: pytest.MonkeyPatch, state: str, first: bytes, then: bytes
+) -> None:
+    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held, it would wait a minute
+    monkeypatch.setattr(WatchedSession, state, property(lambda self: True))
     link = scripted([], identifier="a")
     sizes = await feeds_of(link)
     ended = asyncio.Event()
     task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended))
-    link.push(OutputReceived(b"$ ", 0))
-    await until(lambda: sizes == [2], "the prompt parsed")
-    link.push(OutputReceived(b"l", 2))  # a keystroke's echo
-    await until(lambda: sizes == [2, 1], "the echo parsed", timeout=30)
+    link.push(OutputReceived(first, 0))
+    await until(lambda: sizes == [len(first)], "the first output parsed")
+    link.push(OutputReceived(then, len(first)))
+    await until(lambda: sizes == [len(first), len(then)], "the next parsed", timeout=30)
     ended.set()
     link.received.set()
     await asyncio.wait_for(task, 5)

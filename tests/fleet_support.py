@@ -96,11 +96,26 @@ def timed(phase, info):
         with open(path, "w") as f:
             json.dump(state, f)
 gc.callbacks.append(timed)
+if sys.argv[2] == "watch":  # the tiles' screen frames applied, written 5 times a second
+    import threading
+    from observer.client import tile_view
+    frames, apply = [0], tile_view.TileView.frame
+    def counted(view, event):
+        frames[0] += 1
+        return apply(view, event)
+    tile_view.TileView.frame = counted
+    def report():
+        while True:
+            time.sleep(0.2)
+            with open(path + ".frames", "w") as f:
+                f.write(str(frames[0]))
+    threading.Thread(target=report, daemon=True).start()
 from observer.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 """``observer`` (``watch`` or ``serve``) with every garbage collection timed (``gc.callbacks``),
-written to a file."""
+written to a file; ``watch`` also writes how many screen frames its tiles applied so far to the
+file's name with ``.frames`` added."""
 
 
 def free_port() -> int:

@@ -31,19 +31,28 @@ with the event loop to itself."""
 HOLD = FRAME_FLOOD
 """While watching, output that comes within this of the last backlog's end waits until then and
 is parsed with what follows it: a flood a backlog at a time, as its frames come (a view draws a
-flood at most this often). The first output after a quiet spell,
-and everything in control (a keystroke's echo), is parsed at once."""
+flood at most this often). The first output after a quiet spell, everything in control (a
+keystroke's echo), and the screen frames the peer paces (a tile's: the peer sends them few
+enough, and one that comes early carries a notification) are parsed at once."""
 
 
 class Slices:
     """The parsing slice every session's feeder shares: after :data:`TIME_SLICE` seconds of
     parsing in all, whoever parses next gives the event loop its turns first. A slice each
     let 40 sessions with output waiting parse 40 × 5 ms in one turn of the loop: 200 ms
-    without a frame or a key, and more waiting for the next."""
+    without a frame or a key, and more waiting for the next.
+
+    A slice is spent by parsing, not by the time since it began: output that comes now and
+    then (a tile's few frames a second) is parsed as it comes, since the loop had its turns
+    while the feeders waited. Counted in wall time, a slice would be spent by the next frame
+    whenever it comes, and every frame of every tile would wait :data:`UI_TURNS` turns of
+    the loop behind other work."""
 
     def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self._number = 0  # of the slice: the first feeder back from giving way starts the next
+        self.used = 0.0
+        """Seconds of parsing in the slice so far."""
+        self._waiting: list[asyncio.Future[None]] = []
+        """The feeders giving way, resumed when the next slice begins."""
         self._held_until = 0.0
 
     def hold(self, seconds: float = SCREEN_FIRST) -> None:
@@ -57,21 +66,38 @@ class Slices:
 
     def spent(self) -> bool:
         """Whether the slice is used up (or parsing is held)."""
-        return self.held or time.perf_counter() - self.started >= TIME_SLICE
+        return self.held or self.used >= TIME_SLICE
+
+    def parsed(self, seconds: float) -> None:
+        """A feeder parsed for ``seconds`` of the slice."""
+        self.used += seconds
 
     async def give_way(self) -> None:
-        """Give the event loop :data:`UI_TURNS` turns, or wait out a hold; the first feeder back
-        starts a new slice (the others, back in the same turn, find it in use and give way
-        again)."""
+        """Wait out a hold, then until the event loop has had :data:`UI_TURNS` turns and a
+        new slice begins. The feeders that give way meanwhile wait for that same slice, and go
+        on in the order they gave way: the turns cost one callback each, however many feeders
+        wait (each feeder taking them itself with ``sleep(0)`` would turn the loop once per
+        feeder, and again for each that found the new slice spent)."""
         held = self._held_until - time.perf_counter()
         if held > 0:
             await asyncio.sleep(held)
-        number = self._number
-        for _ in range(UI_TURNS):
-            await asyncio.sleep(0)
-        if self._number == number:
-            self._number += 1
-            self.started = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
+            self._turn(UI_TURNS - 1)  # the waiters resume in the turn after the last callback
+        waiter = loop.create_future()
+        self._waiting.append(waiter)
+        await waiter
+
+    def _turn(self, left: int) -> None:
+        """A turn of the loop passed: after ``left`` more, start a new slice."""
+        if left:
+            asyncio.get_running_loop().call_soon(self._turn, left - 1)
+            return
+        waiting, self._waiting = self._waiting, []
+        self.used = 0.0
+        for waiter in waiting:
+            if not waiter.done():  # (a feeder cancelled meanwhile)
+                waiter.set_result(None)
 
 
 async def feed(
@@ -105,7 +131,7 @@ async def feed(
                 continue
             await received.wait()
             held = drained + HOLD - time.perf_counter()
-            if held > 0 and not session.in_control and not ended.is_set():
+            if held > 0 and not (session.in_control or session.paced or ended.is_set()):
                 # Only output waits for the backlog's frame: a notice or a change of state
                 # that came with the wake is handed on at once.
                 hand_on()
@@ -118,4 +144,6 @@ async def feed(
         piece = int(session.parse_rate * PIECE_TIME)
         started = time.perf_counter()
         size = session.feed(min(max(piece, PIECE_MIN), PIECE_MAX), clock())
-        session.parsed(size, time.perf_counter() - started)
+        took = time.perf_counter() - started
+        session.parsed(size, took)
+        slices.parsed(took)

@@ -62,6 +62,42 @@ async def test_forty_sessions_with_output_waiting_give_the_loop_its_turns_every_
     assert max(counted) <= 2
 
 
+async def test_output_now_and_then_is_parsed_as_it_comes_without_giving_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [0.0]
+    monkeypatch.setattr(feeder.time, "perf_counter", lambda: now[0])
+    link = scripted([], identifier="a")
+    sizes = await feeds_of(link)
+    counted_feed = link.session.feed
+
+    def timed(budget: int, clock: float) -> int:
+        now[0] += 0.001  # each frame takes 1 ms to parse
+        return counted_feed(budget, clock)
+
+    link.session.feed = timed  # type: ignore[method-assign]
+    slices = Slices()
+    gave_way: list[float] = []
+    give_way = slices.give_way
+
+    async def counted() -> None:
+        gave_way.append(now[0])
+        await give_way()
+
+    slices.give_way = counted  # type: ignore[method-assign]
+    ended = asyncio.Event()
+    task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended, slices=slices))
+    for n in range(4):  # a tile's frame every 200 ms
+        now[0] += 0.2
+        link.push(OutputReceived(b"frame\r\n", 7 * n))
+        await until(lambda n=n: len(sizes) == n + 1, "the frame parsed")  # type: ignore[misc]
+    # 4 ms of parsing in all: the slice is not spent, however long the frames took to come.
+    assert gave_way == [] and slices.used == pytest.approx(0.004)
+    ended.set()
+    link.received.set()
+    await asyncio.wait_for(task, 5)
+
+
 async def test_a_hold_keeps_every_feeder_from_parsing_until_it_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -168,17 +204,26 @@ async def test_a_change_of_state_is_handed_on_while_the_output_with_it_waits(
     await asyncio.gather(task, return_exceptions=True)
 
 
-async def test_in_control_what_comes_is_parsed_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held, the echo would wait a minute
-    monkeypatch.setattr(WatchedSession, "in_control", property(lambda self: True))
+@pytest.mark.parametrize(
+    ("state", "first", "then"),
+    [
+        ("in_control", b"$ ", b"l"),  # a keystroke's echo
+        ("paced", b"frame\r\n", b"noted\r\n"),  # a tile's next frame, early: a notification
+    ],
+)
+async def test_in_control_or_in_paced_frames_what_comes_is_parsed_at_once(
+    monkeypatch: pytest.MonkeyPatch, state: str, first: bytes, then: bytes
+) -> None:
+    monkeypatch.setattr(feeder, "HOLD", 60.0)  # held, it would wait a minute
+    monkeypatch.setattr(WatchedSession, state, property(lambda self: True))
     link = scripted([], identifier="a")
     sizes = await feeds_of(link)
     ended = asyncio.Event()
     task = asyncio.create_task(feed(link, clock=lambda: 0.0, ended=ended))
-    link.push(OutputReceived(b"$ ", 0))
-    await until(lambda: sizes == [2], "the prompt parsed")
-    link.push(OutputReceived(b"l", 2))  # a keystroke's echo
-    await until(lambda: sizes == [2, 1], "the echo parsed", timeout=30)
+    link.push(OutputReceived(first, 0))
+    await until(lambda: sizes == [len(first)], "the first output parsed")
+    link.push(OutputReceived(then, len(first)))
+    await until(lambda: sizes == [len(first), len(then)], "the next parsed", timeout=30)
     ended.set()
     link.received.set()
     await asyncio.wait_for(task, 5)

@@ -11,7 +11,7 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.fleet_grid import FRAME, FleetGrid
+from observer.app.widgets.fleet_grid import FRAME, FleetGrid, by_line
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
@@ -71,6 +71,9 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
             return refresh(*regions, **kwargs)
 
         grid.refresh = spy  # type: ignore[method-assign]
+        # The titles' clock (idle 1s, 2s...) ticks on its own: on a busy machine this second
+        # outlasts one of its ticks.
+        grid.update_titles = lambda now, tiles=None: None  # type: ignore[method-assign]
         frames = grid.frames
         started = asyncio.get_running_loop().time()
         for n in range(100):  # an agent redrawing one row 100 times a second, for a second
@@ -151,3 +154,15 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
             tile_text(app.screen, 0)
         await until(lambda: "count 149" in tile_text(app.screen, 0), "the last version")
         assert len(tile._cache) <= max(64, 4 * tile.height) < 2 * 150
+
+
+def test_tiles_changing_on_one_line_are_repainted_as_one_part_of_it() -> None:
+    # Textual repaints each part of a line from the line's first cell: two tiles' cursor rows
+    # on the same line are one part, from the first tile's row to the second's end.
+    first, second, above = Region(1, 10, 25, 3), Region(29, 12, 25, 1), Region(57, 5, 25, 2)
+    assert by_line([first, second, above]) == [
+        Region(57, 5, 25, 2),
+        Region(1, 10, 25, 2),
+        Region(1, 12, 53, 1),
+    ]
+    assert by_line([first]) == [first]

@@ -15,6 +15,9 @@ in milliseconds on the cursor's line, which a tile shows. Over ``--seconds`` (th
 fleet over ``--long``: a minute of continuous output, for the collector's pacing):
 
 - client CPU (% of one core) and peak RSS of the ``observer watch`` process; the server's CPU;
+- the screen frames the tiles applied a second, and the client's CPU per frame: on a busy
+  machine the server sends fewer frames than its agents draw, and the client's CPU falls with
+  them; its CPU per frame is what its own work costs;
 - tile lag: from an agent writing a stamp to the stamp first on the dashboard's screen
   (``tmux capture-pane`` every 25 ms, which adds up to 25 ms), p50 / p95 / max; the same for a
   notification's text on its tile;
@@ -76,6 +79,13 @@ class Run:
     longest_gc: float | None = None
     server_gc: float | None = None
     keys: dict[str, list[float]] = field(default_factory=dict)
+    frames: float | None = None
+    """Screen frames the tiles applied a second (the dashboard's work, whatever the load)."""
+
+    @property
+    def per_frame(self) -> float | None:
+        """The client's CPU per screen frame applied (ms)."""
+        return 10 * self.cpu / self.frames if self.frames else None
 
 
 def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
@@ -92,17 +102,28 @@ def dashboard(profile: str, count: int, seconds: float, presses: int) -> Run:
         try:
             time.sleep(WARMUP)
             usage, server = Usage([tmux.pane_pid()]), Usage([server_pid])
+            counted = Path(f"{folder / 'gc.json'}.frames")
+            first, began = frames_applied(counted), time.monotonic()
             watched = watch(tmux, seconds, usage)
             cpu, rss, machine = usage.result()
+            frames = (frames_applied(counted) - first) / (time.monotonic() - began)
             longest, server_gc = (
                 longest_collection(folder / f) for f in ("gc.json", "server-gc.json")
             )
             keys = key_latencies(tmux, count, presses) if presses and count > 1 else {}
             name = f"{'dashboard' if count > 1 else 'watch view'}, {count} {profile}"
             return Run(name, profile, count, cpu, rss, machine, watched, server.result()[0],
-                       longest, server_gc, keys)  # fmt: skip
+                       longest, server_gc, keys, frames or None)  # fmt: skip
         finally:
             tmux.stop()
+
+
+def frames_applied(path: Path) -> int:
+    """How many screen frames a ``TIMED_OBSERVER`` client's tiles applied so far."""
+    try:
+        return int(path.read_text() or 0)
+    except (FileNotFoundError, ValueError):  # not written yet, or being written
+        return 0
 
 
 def longest_collection(path: Path) -> float | None:
@@ -147,8 +168,15 @@ def run_row(run: Run) -> str:
         f"| {run.name} | {run.cpu:.1f} % | {run.rss:.0f} MiB "
         f"| {lags(run.watched.lags)} ms ({len(run.watched.lags)}) | {collected} "
         f"| {run.watched.stillest:.0f} ms (captures {run.watched.gap:.0f} ms apart at most) "
-        f"| {server} | {run.machine:.0f} % |"
+        f"| {server} | {run.machine:.0f} % | {frames_cost(run)} |"
     )
+
+
+def frames_cost(run: Run) -> str:
+    """Screen frames applied a second, and the client's CPU per frame."""
+    if run.frames is None or run.per_frame is None:
+        return "—"
+    return f"{run.frames:.0f} / {run.per_frame:.2f} ms"
 
 
 PROFILES = {"ink": "Ink-like", "log": "build-log"}
@@ -177,6 +205,8 @@ def summary(runs: dict[tuple[str, str, int], Run]) -> list[str]:
             f"| {head}, longest pause (collection / screen still) | ≤ 250 ms | — "
             f"| {(ours.longest_gc or 0) * 1000:.0f} / {ours.watched.stillest:.0f} ms | — |",
             f"| {head}, server CPU | < 100 % of a core | — | {ours.server_cpu or 0:.0f} % | — |",
+            f"| {head}, screen frames applied a second / client CPU each | — | — "
+            f"| {frames_cost(ours)} | — |",
         ]
         if profile == "ink":
             rows.append(
@@ -209,9 +239,10 @@ def main() -> int:
     print("load average before: " + " ".join(f"{load:.2f}" for load in os.getloadavg()))
     print(
         "\n| run | CPU (% of one core) | RSS | tile lag p50 / p95 / max (stamps) "
-        "| longest collection (client / server) | screen still at most | server CPU | machine busy (all cores) |"
+        "| longest collection (client / server) | screen still at most | server CPU "
+        "| machine busy (all cores) | screen frames a second / client CPU each |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     runs: dict[tuple[str, str, int], Run] = {}
     largest = max(args.agents, default=0)
     for profile, count in [("ink", n) for n in args.agents] + [("log", n) for n in args.logs]:

@@ -206,16 +206,17 @@ class FleetGrid(Widget, can_focus=True):
     def _border(self, index: int) -> list[Region]:
         return edges(self._layout.boxes[index])
 
-    def _redraw(self, regions: list[Region]) -> None:
+    def _redraw(self, regions: list[Region], drawn: list[Region] | None = None) -> None:
         """Forget the lines of ``regions`` (each within one tile's box) and draw them again
-        (not while paused): on each line only that tile's pieces are made again."""
+        (not while paused): on each line only that tile's pieces are made again. ``drawn``:
+        the same cells in other regions, for Textual to refresh."""
         for region in regions:
             column = self._layout.column_at(region.x)
             for y in region.line_range:
                 self._lines.pop(y, None)
                 self._stale.setdefault(y, set()).add(column)
         if regions and not self._paused:
-            self.refresh(*regions)
+            self.refresh(*(regions if drawn is None else drawn))
 
     def _forget(self) -> None:
         """Forget every line (the next frame draws them all again)."""
@@ -279,7 +280,8 @@ class FleetGrid(Widget, can_focus=True):
         self._changed = waiting
         if waiting:
             self._schedule()
-        self._redraw([region for region in regions if region.area])
+        regions = [region for region in regions if region.area]
+        self._redraw(regions, by_line(regions))
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -410,3 +412,27 @@ class FleetGrid(Widget, can_focus=True):
                 base += self.get_component_rich_style(f"fleet-grid--{part}", partial=True)
             style = self._styles[part] = base
         return style
+
+
+def by_line(regions: Sequence[Region]) -> list[Region]:
+    """The lines of ``regions``, each from the first cell any of them changes on it to the
+    last; consecutive lines alike are one region.
+
+    Textual repaints a changed part of a line from the start of the widget under it (the
+    compositor's chop: here, the whole line) to the part's end, once per part: tiles that
+    change on the same line (in a row of tiles, their cursor lines are the same line) would
+    each repaint the line again from its first cell. One part per line repaints it once."""
+    spans: dict[int, tuple[int, int]] = {}
+    for x, top, width, height in regions:
+        for y in range(top, top + height):
+            first, end = spans.get(y, (x, x + width))
+            spans[y] = (min(first, x), max(end, x + width))
+    merged: list[Region] = []
+    for y in sorted(spans):
+        first, end = spans[y]
+        last = merged[-1] if merged else None
+        if last is not None and last.bottom == y and (last.x, last.right) == (first, end):
+            merged[-1] = Region(first, last.y, end - first, last.height + 1)
+        else:
+            merged.append(Region(first, y, end - first, 1))
+    return merged

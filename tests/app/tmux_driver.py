@@ -11,9 +11,11 @@ from collections.abc import Callable, Iterator
 from tests.waiting import accepting, until_blocking
 
 
-def tmux(*args: str) -> str:
+def tmux(*args: str, socket: str | None = None) -> str:
+    """Run tmux with ``args`` (on the server of ``socket``, ``-L``, if given); its output."""
+    server = ["-L", socket] if socket else []
     return subprocess.run(
-        ["tmux", *args], check=True, capture_output=True, text=True, timeout=10
+        ["tmux", *server, *args], check=True, capture_output=True, text=True, timeout=10
     ).stdout
 
 
@@ -28,11 +30,18 @@ def start(prefix: str, cols: int, rows: int, command: str) -> str:
     return name
 
 
-def wait_for(name: str, check: Callable[[str], bool], what: str, timeout: float = 60) -> str:
+def wait_for(
+    name: str,
+    check: Callable[[str], bool],
+    what: str,
+    timeout: float = 60,
+    socket: str | None = None,
+) -> str:
+    """The pane of ``name`` once ``check`` holds for it (on the server of ``socket``, if given)."""
     screens = [""]
 
     def shown() -> str:
-        screens.append(tmux("capture-pane", "-t", name, "-p"))
+        screens.append(tmux("capture-pane", "-t", name, "-p", socket=socket))
         return screens[-1] if check(screens[-1]) else ""
 
     return until_blocking(

@@ -239,6 +239,22 @@ class ActionCompiler:
 
     def _sequence(self, actions: list[Action]) -> Action:
         screen = self.screen
+        if 2 <= len(actions) <= 3:
+            # The usual runs (a reset, an erase, a move), without a loop to set up each time.
+            first = actions[0] if len(actions) == 2 else self._sequence(actions[:2])
+            last = actions[-1]
+
+            def pair() -> None:
+                try:
+                    first()
+                except Exception:  # each sequence is guarded on its own
+                    screen.recover()
+                try:
+                    last()
+                except Exception:
+                    screen.recover()
+
+            return pair
 
         def run() -> None:
             for action in actions:

@@ -32,9 +32,8 @@ from observer.terminal.cells import (
 from observer.terminal.scrolling import ScrollMixin
 
 #: Trailing blanks an erase passes over at once when it looks for a row's last written cell.
-
-
 _ERASED_8 = [ERASED] * 8
+_ERASED_32 = [ERASED] * 32
 
 
 class EditMixin(ScrollMixin):
@@ -43,6 +42,7 @@ class EditMixin(ScrollMixin):
     cursor: VTCursor
     grid: Grid
     wide_seen: bool
+    _wide: bool  # what wide_seen reads, read directly where every call counts
     alternate: bool
     _blanks: dict[str, Glyph]
 
@@ -133,22 +133,25 @@ class EditMixin(ScrollMixin):
         its right, and an erase of the whole row empties it (:meth:`clear_rows`)."""
         cursor = self.cursor
         x = cursor.x
-        if how == 0 and 0 < x < self.columns and not self.wide_seen:  # the usual case, short
+        if how == 0 and 0 < x < self.columns and not self._wide:  # the usual case, short
             row = self.grid[cursor.y]
             if cursor.attrs.bg != "default":
                 self._fill(row, x, self.columns)
-            elif row[x:] != [ERASED] * (self.columns - x):  # else all blank already
+            else:
                 # Only the cells up to the last that does not show a blank are erased: those
                 # after it are left as they are (a space a program wrote still counts as
-                # written). Trailing blanks are passed over in blocks compared in C.
+                # written). Trailing blanks are passed over in blocks compared in C, long
+                # ones first (a row of 200 columns mostly ends in blanks).
                 end = self.columns
+                while end - x >= 32 and row[end - 32 : end] == _ERASED_32:
+                    end -= 32
                 while end - x >= 8 and row[end - 8 : end] == _ERASED_8:
                     end -= 8
-                while row[end - 1] == ERASED:
+                while end > x and row[end - 1] == ERASED:
                     end -= 1
-                if row[end - 1] in self._blanks.values():  # an erase's coloured blank
+                if end > x and row[end - 1] in self._blanks.values():  # a coloured blank
                     self._fill(row, x, end)
-                else:
+                elif end > x:  # else all blank already
                     row[x:end] = [ERASED] * (end - x)
                     if not self.alternate:  # see _fill
                         row[end - 1] = CLEARED

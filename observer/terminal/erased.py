@@ -48,6 +48,11 @@ _ERASE = re.compile(rb"(?:\x1b\[(?:2K|1?A|1?G))++")
 _ERASE_PART = re.compile(rb"\x1b\[(2K|1?A|1?G)")
 #: A feed with less drawing than this in its skippable start is parsed whole.
 MIN_SKIPPED = 1024
+#: A feed shorter than this is parsed whole without a scan: it holds a frame of an agent's UI
+#: or two, so a draw whose erase follows in the same feed is mostly the end of the first
+#: frame, and the scans cost about what not drawing it saves (a model fed one read at a
+#: time). ``TerminalModel.feed_unseen`` tries whatever the length.
+MIN_FEED = 8192
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pyte import modes as mo
 
 from observer.terminal.cells import (
     BLANK,
+    ERASED,
     Cell,
     CellCache,
     Glyph,
@@ -335,7 +336,14 @@ class VTScreen(ReportsMixin):
         if y < bottom:
             cursor.y = y + 1
         elif y == bottom:
-            self._scroll_up(0, bottom, 1, keep=True)
+            # _scroll_up(0, bottom, 1, keep=True) inlined: a log scrolls once a line.
+            grid = self.grid
+            if not self.alternate and self.history.maxlen:
+                self.history.append(grid[0])  # rows leave the grid: never changed again
+            del grid[0]
+            blank = ERASED if cursor.attrs.bg == "default" else self._blank()
+            grid.append([blank] * self.columns)
+            self.dirty_all = True
 
     def next_line(self) -> None:
         """NEL (``ESC E``): carriage return and index."""

@@ -107,7 +107,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
 
     def feed(self, data: bytes) -> None:  # type: ignore[override]
         """Consume bytes. Never raises for any input."""
-        if len(data) >= erased.MIN_SKIPPED:
+        if len(data) >= erased.MIN_FEED:
             skipped = self.skip_erased(data)
             if not skipped and b"\x1b[2K" in data:
                 # A read that starts inside a frame (or a sequence): parsed up to the end of

@@ -191,8 +191,9 @@ class TextDrawer(ActionCompiler):
             return
         pen = cursor.attrs
         cache = screen._pen_cells if pen is screen._pen else screen._cells()
-        cells = tuple(map(cache.__getitem__, data))
-        screen.grid[cursor.y][x:end] = cells
+        row = screen.grid[cursor.y]
+        # Straight into the row: the cells are copied out only for a token remembered.
+        row[x:end] = map(cache.__getitem__, data)
         cursor.x = end
         screen.dirty.add(cursor.y)
         screen.last_char = data[-1]
@@ -203,6 +204,7 @@ class TextDrawer(ActionCompiler):
                     once.clear()
                 once.add(token)
                 return
+            cells = tuple(row[x:end])
             known = self._known
             if len(known) >= self._max_cached:
                 known.clear()

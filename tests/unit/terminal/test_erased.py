@@ -9,6 +9,7 @@ same, whatever state came before and whatever comes after.
 
 from __future__ import annotations
 
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -40,9 +41,10 @@ def _frames(count: int, rows: int = 10) -> bytes:
     return b"".join(_frame(n, rows, first=n == 0) for n in range(count))
 
 
-def _skipping() -> mock._patch[int]:
-    """Any feed may skip, however little it draws (the default spares the scan on small ones)."""
-    return mock.patch.object(erased_module, "MIN_SKIPPED", 0)
+def _skipping() -> mock._patch[Any]:
+    """Any feed may skip, however short and however little it draws (the defaults spare the
+    scan on small ones)."""
+    return mock.patch.multiple(erased_module, MIN_SKIPPED=0, MIN_FEED=0)
 
 
 # -- random input: any state before, draws and erases, anything after --------------------------

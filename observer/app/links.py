@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from observer.app.widgets.screen_source import Listener
-from observer.client.events import NoticePosted, ScreenChanged, SessionEvent, StatusChanged
+from observer.client.events import (
+    KeyboardAsked,
+    NoticePosted,
+    ScreenChanged,
+    SessionEvent,
+    StatusChanged,
+)
 from observer.client.watched import WatchedSession
 from observer.protocol import frames
 from observer.protocol.adapter import Message
@@ -113,15 +119,19 @@ def dispatch(
     *,
     status_changed: Callable[[], object],
     notify: Callable[[NoticePosted], object],
+    asked: Callable[[KeyboardAsked], object] = lambda event: None,
 ) -> None:
     """Hand what ``session`` queued to the app: screen changes to its views, notices to
-    ``notify``, and one ``status_changed()`` for any number of status changes."""
+    ``notify``, requests for the keyboard to ``asked``, and one ``status_changed()`` for any
+    number of status changes."""
     changed = False
     for event in events:
         if isinstance(event, ScreenChanged):
             live_screen(session).changed(set(event.rows), event.whole)
         elif isinstance(event, NoticePosted):
             notify(event)
+        elif isinstance(event, KeyboardAsked):
+            asked(event)
         elif isinstance(event, StatusChanged):
             changed = True
     if changed:

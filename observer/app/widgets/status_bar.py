@@ -83,7 +83,11 @@ class StatusBar(Widget):
             add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
             add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
         if status.holder == "other" and status.live:
-            add(" held by another client ", HOLDER, f"bold {variables['warning']}")
+            add(f" {state_words.keyboard(status)} ", HOLDER, f"bold {variables['warning']}")
+            if status.may_take and not status.asking:
+                add(" ctrl+t asks for it ", HINT, "dim")
+        elif status.in_control and status.asked_by:
+            add(f" {state_words.keyboard(status)} ", HOLDER, f"bold {variables['warning']}")
         elif status.in_control:
             add(" ctrl+] hands back ", HINT, "dim")
         elif status.requesting:

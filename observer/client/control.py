@@ -20,7 +20,7 @@ from observer.client.attention import AttentionTracker
 from observer.client.events import KeyboardAsked, Outlet
 from observer.client.lifecycle import Lifecycle
 from observer.client.parse_queue import ParseQueue
-from observer.client.people import Presence
+from observer.client.people import Presence, grouped
 from observer.client.recording_policy import RecordingPolicy
 from observer.protocol.adapter import HandsOver
 from observer.protocol.events import Holder, PeopleListed, SessionStarted
@@ -75,6 +75,8 @@ class Control:
         """Who is connected, as the peer last said (None: it does not say)."""
         self._asked: frozenset[int] = frozenset()
         """The connections whose requests the user was told of."""
+        self._holder_name = ""
+        """The other holder's label, as the peer last named them."""
 
     @property
     def in_control(self) -> bool:
@@ -116,12 +118,16 @@ class Control:
         if self.mode is not ControlMode.WATCH:
             self.mode = next_mode(self.mode, ControlEvent.LOST)
         self.holder = "none"
-        self.presence, self._asked = None, frozenset()
+        self.presence, self._asked, self._holder_name = None, frozenset(), ""
         self._note_holder()
 
     def people_listed(self, event: PeopleListed, now: float) -> None:
         """The peer said who is connected, who holds the keyboard and who asks for it."""
         self.presence = presence = Presence(event.you, event.holder, event.people)
+        if presence.holder is not None and presence.holder != presence.you:
+            # Sent before the ``control`` frame that moves the keyboard: the name is known
+            # when the recording is told who holds it.
+            self._holder_name = presence.holder_label
         if self.mode is M.RELEASED and presence.holder != presence.you:
             self._move(ControlEvent.LOST, now)  # a withdrawn request: no control frame follows
         askers = presence.askers if self.in_control else ()
@@ -269,9 +275,22 @@ class Control:
         self._outlet.status_changed()
 
     def _note_holder(self) -> None:
-        """Tell the recording who holds the keyboard (its takeover markers follow it)."""
-        if self._recording is not None:
-            self._recording.held("you" if self.in_control else self.holder)
+        """Tell the recording who holds the keyboard, by name where the peer says, and who
+        watches (its takeover and handover markers follow it)."""
+        if self._recording is None:
+            return
+        holder: Holder = "you" if self.in_control else self.holder
+        presence, who = self.presence, ""
+        holding: int | None = None
+        if presence is None:
+            self._recording.held(holder)
+            return
+        if holder == "you":
+            who, holding = presence.label(presence.you), presence.you
+        elif holder == "other":
+            who, holding = self._holder_name, presence.holder
+        watching = grouped(p.label for p in presence.people if p.id != holding)
+        self._recording.held(holder, who, watching)
 
     def _send_reply(self, now: float) -> None:
         if self._reply is None:

@@ -27,8 +27,10 @@ def carry_out(session: TerminalSession, decision: ControlMoved | PeopleChanged |
     """Send what ``decision`` says to the session's clients."""
     match decision:
         case ControlMoved():
-            session.broadcast_control()
+            # people first: a client then knows the new holder's name when ``control`` says
+            # the keyboard moved (its recording names both sides of a handover).
             send_people(session)
+            session.broadcast_control()
         case PeopleChanged():
             send_people(session)
         case Tell(connection_id, frame):

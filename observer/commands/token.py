@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from observer.commands._options import add_old_spelling
+from observer.commands._options import add_identifier_option, add_old_spelling
 
 if TYPE_CHECKING:
     from observer.auth.token_file import TokenEntry
@@ -60,12 +60,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     issue.add_argument(
         "--expires", metavar="DURATION", help="refuse it after this long: 90m, 12h, 7d, 4w"
     )
-    issue.add_argument(
-        "--identifier",
-        metavar="ID",
+    add_identifier_option(
+        issue,
+        "admit only this session (repeat for more); default: every session",
         action="append",
         dest="identifiers",
-        help="admit only this session (repeat for more); default: every session",
     )
     listing = sub.add_parser(
         "list",

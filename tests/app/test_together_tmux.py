@@ -33,7 +33,7 @@ pytestmark = [
 
 def issue(tokens: Path, label: str) -> str:
     issued = subprocess.run(
-        [sys.executable, "-m", "observer", "token", "issue", "control", "--file", str(tokens),
+        [sys.executable, "-m", "observer", "token", "issue", "control", "--tokens", str(tokens),
          "--label", label],
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip

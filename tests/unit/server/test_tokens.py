@@ -169,10 +169,10 @@ def test_a_scoped_token_is_issued_listed_and_admits_only_its_sessions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "tokens"
-    issue = ["token", "issue", "watch", "--file", str(path), "--label", "carol"]
+    issue = ["token", "issue", "watch", "--tokens", str(path), "--label", "carol"]
     assert main([*issue, "--identifier", "agent-1", "--identifier", "agent-2"]) == 0
     token = capsys.readouterr().out.strip()
-    assert main(["token", "list", "--file", str(path)]) == 0
+    assert main(["token", "list", "--tokens", str(path)]) == 0
     row = capsys.readouterr().out.splitlines()[1].split()
     assert row[0] == "carol" and "agent-1,agent-2" in row
     credential = TokenDigests.load(path).check(token, 0.0)

@@ -140,3 +140,18 @@ async def test_two_askers_and_a_release_at_once_leave_exactly_one_holder() -> No
         assert len(holders) == 1
         holder = bob if arbiter.label_of(holders[0]) == "bob" else carol
         await holder.until(lambda c: c.mode == "control")
+
+
+async def test_with_grant_after_idle_an_idle_holders_keyboard_goes_to_the_asker() -> None:
+    async with (
+        running_server(["cat"], auth=labelled(), grant_idle=0.3) as server,
+        observe(server, token=ALICE, control=True) as alice,
+        observe(server, token=BOB) as bob,
+    ):
+        await bob.send(bob.session.encode_ask())
+        await bob.until(lambda c: c.mode == "control")
+        await alice.until(lambda c: c.mode == "watch")
+        assert (
+            server.sessions["default"].arbiter.label_of(server.sessions["default"].arbiter.holder)
+            == "bob"
+        )

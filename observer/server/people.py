@@ -3,7 +3,10 @@
 The decisions come from :mod:`observer.protocol.arbiter` (a client's message, or the arbiter's
 :meth:`~observer.protocol.arbiter.ControlArbiter.tick`); this module only sends the frames they
 name: ``control`` to everybody, ``people`` to the clients that asked for it (``features=people``),
-a refusal to the one client it concerns. :class:`HandoverClock` ticks the arbiters of a server's
+a refusal to the one client it concerns. ``people`` frames for joins, leaves and requests wait
+:data:`PEOPLE_DELAY` and go out once for all the changes meanwhile: a hundred watchers joining
+at once would otherwise be sent a hundred lists each. When the keyboard moves, the list goes at
+once, before ``control``. :class:`HandoverClock` ticks the arbiters of a server's
 sessions so that requests expire, or are granted to an idle holder, without anybody writing.
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -21,6 +25,13 @@ from observer.server.terminal_session import TerminalSession
 
 TICK: Final = 0.5
 """Seconds between two looks at the pending requests of every session."""
+PEOPLE_DELAY: Final = 0.1
+"""Seconds a change of who is here waits for others to go out with it in one ``people``."""
+
+_waiting: weakref.WeakKeyDictionary[TerminalSession, asyncio.TimerHandle] = (
+    weakref.WeakKeyDictionary()
+)
+"""Sessions whose ``people`` frame is due, with the timer that sends it."""
 
 
 def carry_out(session: TerminalSession, decision: ControlMoved | PeopleChanged | Tell) -> None:
@@ -32,7 +43,9 @@ def carry_out(session: TerminalSession, decision: ControlMoved | PeopleChanged |
             send_people(session)
             session.broadcast_control()
         case PeopleChanged():
-            send_people(session)
+            if session not in _waiting:
+                loop = asyncio.get_running_loop()
+                _waiting[session] = loop.call_later(PEOPLE_DELAY, send_people, session)
         case Tell(connection_id, frame):
             for client in session.clients:
                 if client.connection.id == connection_id:
@@ -41,6 +54,9 @@ def carry_out(session: TerminalSession, decision: ControlMoved | PeopleChanged |
 
 def send_people(session: TerminalSession) -> None:
     """A ``people`` frame to every client that asked for them, from its own point of view."""
+    waiting = _waiting.pop(session, None)
+    if waiting is not None:
+        waiting.cancel()
     arbiter = session.arbiter
     for client in session.clients:
         if PEOPLE_FEATURE in client.features:

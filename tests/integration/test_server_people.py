@@ -81,7 +81,7 @@ async def test_a_client_that_did_not_ask_for_people_gets_none() -> None:
         async with observe(server, token=BOB):
             async with asyncio.timeout(10):
                 await until_three_watch()
-        await alice.until(lambda c: labels(c) == ["alice", "old", "bob"])
+            await alice.until(lambda c: labels(c) == ["alice", "old", "bob"])
         assert not any('"type":"people"' in message for message in received)
 
 

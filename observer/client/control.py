@@ -282,8 +282,8 @@ class Control:
         holder: Holder = "you" if self.in_control else self.holder
         presence, who = self.presence, ""
         holding: int | None = None
-        if presence is None:
-            self._recording.held(holder)
+        if presence is None:  # a peer that names people does so right after its hello
+            self._recording.held(holder, naming=isinstance(self._life.adapter, HandsOver))
             return
         if holder == "you":
             who, holding = presence.label(presence.you), presence.you

@@ -190,9 +190,17 @@ class RecordingPolicy:
 
     # -- control and input ----------------------------------------------------------------------
 
-    def held(self, holder: Holder, who: str = "", watching: Sequence[str] = ()) -> None:
+    def held(
+        self,
+        holder: Holder,
+        who: str = "",
+        watching: Sequence[str] = (),
+        *,
+        naming: bool = False,
+    ) -> None:
         """Who holds the keyboard now: ``you`` (this client), ``other`` or ``none``; ``who``
-        names them and ``watching`` the others, where the peer says (labels, clean already)."""
+        names them and ``watching`` the others, where the peer says (labels, clean already);
+        ``naming``: the peer may name them in a moment (a start waits for the name)."""
         was, was_who = self._holder, self._who
         same = holder == was and (not who or not was_who or who == was_who)
         self._holder, self._who = holder, who if holder != "none" else ""
@@ -209,8 +217,10 @@ class RecordingPolicy:
             return
         if was != "none":
             self._marker(MarkerKind.TAKEOVER_END, was_who)
-        if holder != "none" and not who:
+        if holder != "none" and not who and naming:
             self._unnamed = "another client" if holder == "other" else ""
+        elif holder != "none" and not who:
+            self._marker(MarkerKind.TAKEOVER_START, "another client" if holder == "other" else "")
         elif holder != "none":
             self._marker(MarkerKind.TAKEOVER_START, attributed(who, watching))
 

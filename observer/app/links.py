@@ -41,6 +41,7 @@ from observer.protocol.events import (
     SnapshotReceived,
 )
 from observer.protocol.native_events import frame_of
+from observer.protocol.people_frames import Decline, Hand
 from observer.terminal import TerminalModel
 
 
@@ -187,7 +188,8 @@ class ScriptedLink:
     clock: Callable[[], float] = time.monotonic
     sent: list[bytes] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
-    """``take``, ``release`` and ``resync`` requests, in order."""
+    """``take``, ``release`` and ``resync`` requests (and ``hand``/``decline`` frames as sent),
+    in order."""
     resizes: list[tuple[int, int]] = field(default_factory=list)
     received: asyncio.Event = field(default_factory=asyncio.Event)
     drained: asyncio.Event = field(default_factory=asyncio.Event)
@@ -296,6 +298,8 @@ class ScriptedLink:
                 self._holder, answer = False, frames.Control("none")
             case frames.Resize(cols, rows):
                 self.resizes.append((cols, rows))
+            case Hand() | Decline():
+                self.requests.append(str(frames.encode(frame)))
             case frames.Resync():
                 self.requests.append("resync")
                 model = self._model

@@ -1,7 +1,9 @@
 """The status bar under a watched terminal: mode, crop, connection, agent state, endpoint, latency.
 
-Everything it shows that came from the remote (endpoint label, identifier, title) is plain text
-built with :class:`rich.text.Text`, never markup. A window too narrow for the whole line keeps what
+Everything it shows that came from the remote (endpoint label, identifier, title, people's
+labels) is plain text built with :class:`rich.text.Text`, never markup. A click on it opens the
+command palette, in control too, where every key goes to the agent: that is how a holder reaches
+"Hand the keyboard to NAME". A window too narrow for the whole line keeps what
 matters most (the ranks below), cuts the agent's own words short, and ends the line in ``…``.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import time
 
 from rich.text import Text
+from textual import events
 from textual.widget import Widget
 
 from observer.app.links import Link, endpoint_said_once
@@ -52,6 +55,11 @@ class StatusBar(Widget):
 
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
+
+    def on_click(self, event: events.Click) -> None:
+        """Open the command palette (a mouse click is never the agent's, even in control)."""
+        event.stop()
+        self.app.action_command_palette()
 
     def render(self) -> Text:
         now = getattr(self.app, "clock", time.monotonic)()

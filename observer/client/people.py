@@ -41,11 +41,6 @@ class Presence:
         """Who else asks for the keyboard, oldest first as the server lists them."""
         return tuple(p for p in self.people if p.asking and p.id != self.you)
 
-    @property
-    def watching(self) -> list[str]:
-        """Everybody but the holder, grouped (``alice (2)``)."""
-        return grouped(p.label for p in self.people if p.id != self.holder)
-
     def others(self) -> tuple[Person, ...]:
         """Everybody but us."""
         return tuple(p for p in self.people if p.id != self.you)

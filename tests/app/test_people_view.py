@@ -1,4 +1,4 @@
-"""The watch screen names who has the keyboard and, on ``w``, lists who is here."""
+"""The watch screen names who has the keyboard and, on ``p``, lists who is here."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ PEOPLE = (
 )
 
 
-async def test_the_status_names_the_holder_and_w_lists_everybody() -> None:
+async def test_the_status_names_the_holder_and_p_lists_everybody() -> None:
     source = scripted([b"$ "])
     app = ObserverApp([source])
     async with app.run_test(size=(100, 16)) as pilot:
@@ -31,7 +31,7 @@ async def test_the_status_names_the_holder_and_w_lists_everybody() -> None:
         source.push(PeopleListed(2, 1, PEOPLE))
         await until(lambda: "alice has the keyboard" in status_text(app), "the holder's name")
         assert source.session.status(app.clock()).people == ("alice", "bob", "carol (2)")
-        await pilot.press("w")
+        await pilot.press("p")
         await until(lambda: isinstance(app.screen, PeopleScreen), "the list of who is here")
         lines = [str(s.render()) for s in app.screen.query(Static).results()]
         assert "alice: has the keyboard · may type" in lines

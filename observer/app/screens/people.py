@@ -1,6 +1,6 @@
 """Who is here, and handing the keyboard over: a small list, the holder's question, the palette.
 
-The watch screen shows :class:`PeopleScreen` (``w``, or the palette's "Who is here"): one line
+The watch screen shows :class:`PeopleScreen` (``p``, or the palette's "Who is here"): one line
 per connection, from the session core's :class:`~observer.client.people.Presence`. When somebody
 asks for the keyboard this app holds, :func:`ask_to_hand_over` asks the user (``y`` hands it
 over, ``n`` keeps it). Labels are the peer's text, cleaned by the protocol's decoder and shown as
@@ -41,7 +41,7 @@ class PeopleScreen(ModalScreen[None]):
         padding: 0 1;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,w,q", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,p,q", "close", "Close")]
 
     def __init__(self, presence: Presence | None) -> None:
         super().__init__()
@@ -82,11 +82,13 @@ def ask_to_hand_over(
 def people_commands(
     session: WatchedSession, now: Callable[[], float], show: Callable[[], object]
 ) -> Iterable[SystemCommand]:
-    """The palette's entries: who is here; while we hold the keyboard, one per person whose
-    token may take it: hand it to them."""
-    yield SystemCommand("Who is here", "Everybody watching this agent (w)", show)
+    """The palette's entries, where the peer says who is connected: who is here; while we hold
+    the keyboard, one per person whose token may take it: hand it to them."""
     presence = session.presence
-    if presence is None or not session.in_control:
+    if presence is None:
+        return
+    yield SystemCommand("Who is here", "Everybody watching this agent (p)", show)
+    if not session.in_control:
         return
     for person in presence.others():
         if person.role == "control":

@@ -54,7 +54,7 @@ class WatchScreen(Screen[None]):
         Binding("shift+right", f"pan({PAN_COLUMNS})", "Pan right", show=False),
         Binding("ctrl+c", "copy_selection", "Copy", show=False),
         Binding("v", "select_with_keys", "Select", show=False),
-        Binding("w", "people", "Who is here", show=False),
+        Binding("p", "people", "Who is here", show=False),
         Binding("escape", "back", "Dashboard", show=False),
     ]
     COMMANDS: ClassVar = {ViewCommands}

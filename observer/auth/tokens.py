@@ -60,8 +60,9 @@ class Credential:
     expires: float | None = None
     """Seconds since the epoch after which it admits nobody."""
     label: str = ""
-    """How the other people in a session see it: the token's label, a JWT's ``name`` or
-    ``sub`` claim (clean: :func:`~observer.protocol.people_frames.clean_label`), or its name."""
+    """How the other people in a session see it: the token's label (an unlabelled one: ``token``
+    and six hex digits of its digest), a JWT's ``name`` or ``sub`` claim (clean:
+    :func:`~observer.protocol.people_frames.clean_label`), or its name."""
     scope: frozenset[str] | None = None
     """The session identifiers it admits (None: every one)."""
 
@@ -134,7 +135,7 @@ class TokenDigests:
             found.digest,
             found.name,
             _seconds(found.expires),
-            clean_label(found.name),
+            clean_label(found.label or f"token {found.digest[7:13]}"),
             found.identifiers,
         )
 

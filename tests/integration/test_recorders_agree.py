@@ -33,7 +33,7 @@ async def test_a_takeover_is_exported_and_rendered_from_both_recorders(tmp_path:
     assert ("notification", "notification: needs you") in headless_markers
     assert ("notification", "notification: needs you") in app_markers
     assert resizes(headless) == resizes(app_side) == ["72x12"]
-    # Both connect with one unlabelled token: the markers name it by the start of its digest.
+    # Both connect with one unlabelled token: the markers name it "token" and six hex digits of its digest.
     for cast in (headless, app_side):
         exported = observer("export", str(cast))
         assert exported.returncode == 0, exported.stderr
@@ -42,7 +42,7 @@ async def test_a_takeover_is_exported_and_rendered_from_both_recorders(tmp_path:
         assert rendered.returncode == 0, rendered.stderr
         assert "Proceed?" in rendered.stdout
         exported_markers = observer("export", str(cast)).stdout
-        assert "takeover start: sha256:" in exported_markers
+        assert "takeover start: token " in exported_markers
     assert "typed: y⏎" in observer("export", str(app_side)).stdout
 
 

@@ -22,6 +22,9 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.client import state_words
 
 REFRESH = 0.5
+HOLDER_CELLS = 24
+"""Cells who has the keyboard keeps in a narrow window (``alice has the keyboard``); a longer
+name is cut there and gets the rest only where the hints fit."""
 
 # What a window too narrow for the whole bar keeps, first to last (fit_parts): the mode, who holds
 # the keyboard, the connection, the watchers and the title (16 cells of it) come before what the
@@ -90,12 +93,13 @@ class StatusBar(Widget):
         if copying:
             add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
             add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
-        if status.holder == "other" and status.live:
-            add(f" {state_words.keyboard(status)} ", HOLDER, f"bold {variables['warning']}")
-            if status.may_take and not status.asking:
+        warning = f"bold {variables['warning']}"
+        elsewhere = status.holder == "other" and status.live
+        if elsewhere or (status.in_control and status.asked_by):
+            keyboard = f" {state_words.keyboard(status)} "
+            add(keyboard, HINT, warning, shortest=HOLDER_CELLS, least=HOLDER)
+            if elsewhere and status.may_take and not status.asking:
                 add(" ctrl+t asks for it ", HINT, "dim")
-        elif status.in_control and status.asked_by:
-            add(f" {state_words.keyboard(status)} ", HOLDER, f"bold {variables['warning']}")
         elif status.in_control:
             add(" ctrl+] hands back ", HINT, "dim")
         elif status.requesting:

@@ -29,7 +29,7 @@ from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
-from observer.client.events import SessionEvent
+from observer.client.events import KeyboardAsked, SessionEvent
 from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
 from observer.render.svg import mend_svg
@@ -179,7 +179,15 @@ class ObserverApp(App[int]):
             notify=lambda notice: self.notify(
                 self._prefixed(link, notice.text), severity=notice.severity, markup=False
             ),
+            asked=lambda event: self._keyboard_asked(link, event),
         )
+
+    def _keyboard_asked(self, link: Link, event: KeyboardAsked) -> None:
+        """Somebody asks for the keyboard this app holds: ask the user in the session's own
+        view; elsewhere the notice already said so, and the view asks when it is back."""
+        screen = self.screen
+        if isinstance(screen, WatchScreen) and screen.link is link:
+            screen.ask_to_hand_over(event.connection_id, event.label)
 
     def on_session_changed(self, message: SessionChanged) -> None:
         link = message.link
@@ -290,6 +298,7 @@ class ObserverApp(App[int]):
             yield SystemCommand(
                 "Interrupt the agent", "Send one Ctrl-C (ctrl+x)", screen.action_interrupt
             )
+            yield from screen.people_commands()
 
     def action_save_svg(self) -> None:
         """Save the current view as SVG (in ``screenshot_dir``) and say where."""

@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from observer.app.widgets.screen_source import Listener
-from observer.client.events import NoticePosted, ScreenChanged, SessionEvent, StatusChanged
+from observer.client.events import (
+    KeyboardAsked,
+    NoticePosted,
+    ScreenChanged,
+    SessionEvent,
+    StatusChanged,
+)
 from observer.client.watched import WatchedSession
 from observer.protocol import frames
 from observer.protocol.adapter import Message
@@ -35,6 +41,7 @@ from observer.protocol.events import (
     SnapshotReceived,
 )
 from observer.protocol.native_events import frame_of
+from observer.protocol.people_frames import Decline, Hand
 from observer.terminal import TerminalModel
 
 
@@ -113,15 +120,19 @@ def dispatch(
     *,
     status_changed: Callable[[], object],
     notify: Callable[[NoticePosted], object],
+    asked: Callable[[KeyboardAsked], object] = lambda event: None,
 ) -> None:
     """Hand what ``session`` queued to the app: screen changes to its views, notices to
-    ``notify``, and one ``status_changed()`` for any number of status changes."""
+    ``notify``, requests for the keyboard to ``asked``, and one ``status_changed()`` for any
+    number of status changes."""
     changed = False
     for event in events:
         if isinstance(event, ScreenChanged):
             live_screen(session).changed(set(event.rows), event.whole)
         elif isinstance(event, NoticePosted):
             notify(event)
+        elif isinstance(event, KeyboardAsked):
+            asked(event)
         elif isinstance(event, StatusChanged):
             changed = True
     if changed:
@@ -177,7 +188,8 @@ class ScriptedLink:
     clock: Callable[[], float] = time.monotonic
     sent: list[bytes] = field(default_factory=list)
     requests: list[str] = field(default_factory=list)
-    """``take``, ``release`` and ``resync`` requests, in order."""
+    """``take``, ``release`` and ``resync`` requests (and ``hand``/``decline`` frames as sent),
+    in order."""
     resizes: list[tuple[int, int]] = field(default_factory=list)
     received: asyncio.Event = field(default_factory=asyncio.Event)
     drained: asyncio.Event = field(default_factory=asyncio.Event)
@@ -286,6 +298,8 @@ class ScriptedLink:
                 self._holder, answer = False, frames.Control("none")
             case frames.Resize(cols, rows):
                 self.resizes.append((cols, rows))
+            case Hand() | Decline():
+                self.requests.append(str(frames.encode(frame)))
             case frames.Resync():
                 self.requests.append("resync")
                 model = self._model

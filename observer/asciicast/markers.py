@@ -11,6 +11,7 @@ reads those spellings too, so old files export and render the same way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import Final
 
@@ -31,9 +32,11 @@ class MarkerKind(Enum):
     JOINED_MID_STREAM = "joined mid-stream"
     """The peer sends no snapshot (raw, ttyd, Jupyter): the first screen may be incomplete."""
     TAKEOVER_START = "takeover start"
-    """This client took the keyboard."""
+    """Somebody took the keyboard: the detail names them (:func:`attributed`), and who watched."""
     TAKEOVER_END = "takeover end"
-    """This client handed the keyboard back (or lost it)."""
+    """Whoever held the keyboard handed it back (or lost it): the detail names them."""
+    HANDOVER = "handover"
+    """The keyboard went from one person to another in one step: ``alice → bob``."""
     INPUT_HIDDEN = "input hidden"
     """The program turned echo off (a password prompt): keys typed meanwhile are not recorded."""
     NOTIFICATION = "notification"
@@ -61,6 +64,25 @@ def label(kind: MarkerKind, detail: str = "") -> str:
     """The marker label for ``kind`` with an optional ``detail`` (already safe text)."""
     detail = " ".join(detail.split())
     return f"{kind.value}: {detail}" if detail else kind.value
+
+
+HANDED: Final = " → "
+"""Between the giver and the taker in a ``handover`` marker's detail."""
+WATCHING: Final = "; watching: "
+"""Before who watched, at the end of a takeover or handover marker's detail."""
+
+
+def attributed(who: str, watching: Sequence[str] = ()) -> str:
+    """A control marker's detail: who (``alice``, or ``alice → bob`` for a handover), then who
+    was watching: ``alice; watching: bob (2), carol``. Names are clean labels already."""
+    return f"{who}{WATCHING}{', '.join(watching)}" if watching and who else who
+
+
+def holder_of(detail: str) -> str:
+    """Who holds the keyboard after a control marker with this detail (the taker of a
+    handover; empty when the marker names nobody)."""
+    who = detail.partition(WATCHING)[0]
+    return who.rpartition(HANDED)[2].strip()
 
 
 def kind_of(text: str) -> MarkerKind | None:

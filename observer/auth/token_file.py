@@ -1,8 +1,8 @@
 """The token file of ``observer serve``: one accepted token digest per line, never a token.
 
 A line is ``<watch|control> sha256:<64 hex>``, optionally followed by ``label=NAME``,
-``created=TIME`` and ``expires=TIME`` (UTC, ``2025-06-01T12:00:00Z``); ``#`` comments and blank
-lines are kept as they are. Files written before labels existed (role and digest only) stay
+``created=TIME``, ``expires=TIME`` (UTC, ``2025-06-01T12:00:00Z``) and ``identifiers=ID,ID``
+(the token admits only those sessions); ``#`` comments and blank lines are kept as they are. Files written before labels existed (role and digest only) stay
 valid. ``observer token`` appends and removes lines; ``observer serve`` reads the file again
 whenever it changes.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final, Literal, cast
 
 from observer.errors import UsageError
+from observer.protocol.frames import IDENTIFIER
 from observer.runtime.files import replace_file
 
 Role = Literal["watch", "control"]
@@ -26,10 +27,12 @@ LABEL: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 """1-64 characters: letters, digits, ``.``, ``_``, ``@``, ``-``; not starting with punctuation."""
 
 _LINE = re.compile(r"(watch|control)\s+(sha256:[0-9a-f]{64})((?:\s+[a-z]+=\S*)*)")
-_FIELDS: Final = ("label", "created", "expires")
+_FIELDS: Final = ("label", "created", "expires", "identifiers")
 _EXPECTED = (
-    "expected '<watch|control> sha256:<64 hex digits> [label=NAME] [created=TIME] [expires=TIME]'"
+    "expected '<watch|control> sha256:<64 hex digits> [label=NAME] [created=TIME] "
+    "[expires=TIME] [identifiers=ID,ID]'"
 )
+
 _ISSUE = "create entries with `observer token issue`"
 
 
@@ -47,6 +50,8 @@ class TokenEntry:
     label: str | None = None
     created: dt.datetime | None = None
     expires: dt.datetime | None = None
+    identifiers: frozenset[str] | None = None
+    """The sessions it admits (None: every one)."""
 
     @property
     def name(self) -> str:
@@ -65,6 +70,8 @@ class TokenEntry:
         for key, value in (("created", self.created), ("expires", self.expires)):
             if value is not None:
                 fields.append(f"{key}={format_time(value)}")
+        if self.identifiers is not None:
+            fields.append("identifiers=" + ",".join(sorted(self.identifiers)))
         return " ".join(fields)
 
 
@@ -100,10 +107,16 @@ def parse_line(text: str) -> TokenEntry | None:
     if label is not None and not LABEL.fullmatch(label):
         raise EntryError("a label is 1-64 letters, digits, '.', '_', '@' or '-'")
     try:
-        created, expires = (_time(fields[k]) if k in fields else None for k in _FIELDS[1:])
+        created, expires = (_time(fields[k]) if k in fields else None for k in _FIELDS[1:3])
     except ValueError:
         raise EntryError("a time is written 2025-06-01T12:00:00Z") from None
-    return TokenEntry(cast("Role", match.group(1)), match.group(2), label, created, expires)
+    scope = None
+    if "identifiers" in fields:
+        scope = frozenset(fields["identifiers"].split(","))
+        if not all(IDENTIFIER.fullmatch(identifier) for identifier in scope):
+            raise EntryError("identifiers are a comma-separated list of session identifiers")
+    role = cast("Role", match.group(1))
+    return TokenEntry(role, match.group(2), label, created, expires, scope)
 
 
 def read_entries(path: Path) -> list[TokenEntry]:

@@ -7,7 +7,9 @@ or key ever appears in a log line or an error message: logs name a token by its 
 first 12 hex digits of its digest.
 
 What a valid token proves is a :class:`Credential`: its role, whose it is (the key that per-token
-connection limits count, and revocation finds) and its expiry. The server asks
+connection limits count, and revocation finds), how the people in a session see it (its label),
+the sessions it admits (its scope: a token file's ``identifiers=``, a JWT's ``identifiers``
+claim) and its expiry. The server asks
 :meth:`Authenticator.revocation` about each connection's credential whenever the token file
 changes, and every second for expiries.
 """
@@ -28,6 +30,8 @@ from typing import Any
 
 from observer.auth.token_file import ROLES, Role, TokenEntry, read_entries
 from observer.errors import UsageError
+from observer.protocol.frames import IDENTIFIER
+from observer.protocol.people_frames import clean_label
 
 Clock = Callable[[], float]
 """Seconds since the epoch (``time.time``; tests pass their own)."""
@@ -55,6 +59,16 @@ class Credential:
     """How logs name it: its label, or the start of its digest (never the token)."""
     expires: float | None = None
     """Seconds since the epoch after which it admits nobody."""
+    label: str = ""
+    """How the other people in a session see it: the token's label (an unlabelled one: ``token``
+    and six hex digits of its digest), a JWT's ``name`` or ``sub`` claim (clean:
+    :func:`~observer.protocol.people_frames.clean_label`), or its name."""
+    scope: frozenset[str] | None = None
+    """The session identifiers it admits (None: every one)."""
+
+    def admits(self, identifier: str) -> bool:
+        """Whether this credential may open (and list) session ``identifier``."""
+        return self.scope is None or identifier in self.scope
 
 
 def _seconds(value: dt.datetime | None) -> float | None:
@@ -116,7 +130,14 @@ class TokenDigests:
                 found = entry
         if found is None or found.expired(dt.datetime.fromtimestamp(now, dt.UTC)):
             return None
-        return Credential(found.role, found.digest, found.name, _seconds(found.expires))
+        return Credential(
+            found.role,
+            found.digest,
+            found.name,
+            _seconds(found.expires),
+            clean_label(found.label or f"token {found.digest[7:13]}"),
+            found.identifiers,
+        )
 
     def role_of(self, token: str) -> Role | None:
         """The role ``token`` grants now, or ``None``."""
@@ -130,6 +151,8 @@ class TokenDigests:
             return "token revoked"
         if entry.role != credential.role:
             return "token's role changed"
+        if entry.identifiers != credential.scope:
+            return "token's identifiers changed"
         if entry.expired(dt.datetime.fromtimestamp(now, dt.UTC)):
             return "token expired"
         return None
@@ -149,7 +172,9 @@ class JwtVerifier:
     The algorithm is pinned from the key type (RS256 for RSA, ES256/384/512 for EC by curve, EdDSA
     for Ed25519/Ed448), so a token cannot choose ``none`` or an HMAC with the public key as secret.
     ``exp`` and ``aud`` are required; ``iss`` when an issuer is given. The role comes from the claim
-    ``role_claim``: ``control`` grants control, anything else grants watching only.
+    ``role_claim``: ``control`` grants control, anything else grants watching only. The label is
+    the ``name`` claim, else ``sub``; an ``identifiers`` claim (a list of session identifiers)
+    scopes the token to those sessions, and a malformed one admits nobody.
     """
 
     def __init__(
@@ -216,12 +241,37 @@ class JwtVerifier:
         else:
             key = "jwt:" + digest(token)
             name = "jwt:" + key[11:23]
-        return Credential(role, key, name, float(expires))
+        try:
+            scope = _scope_claim(claims)
+        except ValueError:
+            return None
+        shown = next(
+            (value for value in (claims.get("name"), subject) if isinstance(value, str) and value),
+            name,
+        )
+        return Credential(role, key, name, float(expires), clean_label(shown), scope)
 
     def role_of(self, token: str) -> Role | None:
         """The role a valid token grants, or ``None``."""
         credential = self.check(token)
         return credential.role if credential is not None else None
+
+
+def _scope_claim(claims: dict[str, Any]) -> frozenset[str] | None:
+    """The ``identifiers`` claim as a scope (None without one).
+
+    Raises:
+        ValueError: the claim is malformed: a token meant to be scoped must not admit more
+            than it says, so it admits nothing.
+    """
+    if "identifiers" not in claims:
+        return None
+    value = claims["identifiers"]
+    if not isinstance(value, list) or not value:
+        raise ValueError("identifiers")
+    if not all(isinstance(item, str) and IDENTIFIER.fullmatch(item) for item in value):
+        raise ValueError("identifiers")
+    return frozenset(value)
 
 
 def _algorithm_for(key: Any) -> str:

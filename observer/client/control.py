@@ -7,18 +7,27 @@ granting. Keys leave only in control; a reply (a line, a key, Ctrl-C) takes the 
 typed once granted, and hands it back. While in control the remote PTY follows the view's size
 unless the user keeps the remote size; watchers never resize. Control is handed back after
 ``idle_release`` seconds without typing.
+
+Where the peer says who is connected (native ``people`` frames: :class:`Presence`), taking a
+keyboard somebody else holds *asks* them for it; the holder is told who asks
+(:class:`~observer.client.events.KeyboardAsked`) and answers with :meth:`Control.hand_over` or
+:meth:`Control.decline`. The server moves the keyboard; this side follows its ``control`` frame.
 """
 
 from __future__ import annotations
 
 from observer.client.attention import AttentionTracker
-from observer.client.events import Outlet
+from observer.client.events import KeyboardAsked, Outlet
 from observer.client.lifecycle import Lifecycle
 from observer.client.parse_queue import ParseQueue
+from observer.client.people import Presence, grouped
 from observer.client.recording_policy import RecordingPolicy
-from observer.protocol.events import Holder, SessionStarted
+from observer.protocol.adapter import HandsOver
+from observer.protocol.events import Holder, PeopleListed, SessionStarted
 from observer.protocol.modes import ControlEvent, ControlMode, allows, may_send_input, next_mode
 from observer.terminal.sanitize import sanitize_title
+
+M = ControlMode
 
 
 class Control:
@@ -62,6 +71,12 @@ class Control:
         self._reply: tuple[bytes, str] | None = None
         """Keys to send once control is granted, then hand it back; and the notice then."""
         self._last_input = 0.0
+        self.presence: Presence | None = None
+        """Who is connected, as the peer last said (None: it does not say)."""
+        self._asked: frozenset[int] = frozenset()
+        """The connections whose requests the user was told of."""
+        self._holder_name = ""
+        """The other holder's label, as the peer last named them."""
 
     @property
     def in_control(self) -> bool:
@@ -98,21 +113,68 @@ class Control:
     def drop(self) -> None:
         """The connection or the program is gone: nothing holds the keyboard here any more."""
         self._reply = None  # typed for this connection's agent, never for the next one
-        if self.mode is ControlMode.REQUESTING:
+        if self.mode in (M.REQUESTING, M.ASKING):
             self.mode = next_mode(self.mode, ControlEvent.RELEASE)
         if self.mode is not ControlMode.WATCH:
             self.mode = next_mode(self.mode, ControlEvent.LOST)
         self.holder = "none"
+        self.presence, self._asked, self._holder_name = None, frozenset(), ""
         self._note_holder()
 
+    def people_listed(self, event: PeopleListed, now: float) -> None:
+        """The peer said who is connected, who holds the keyboard and who asks for it."""
+        self.presence = presence = Presence(event.you, event.holder, event.people)
+        if presence.holder is not None and presence.holder != presence.you:
+            # Sent before the ``control`` frame that moves the keyboard: the name is known
+            # when the recording is told who holds it.
+            self._holder_name = presence.holder_label
+        if self.mode is M.RELEASED and presence.holder != presence.you:
+            self._move(ControlEvent.LOST, now)  # a withdrawn request: no control frame follows
+        askers = presence.askers if self.in_control else ()
+        asking = frozenset(p.id for p in askers)
+        if asking and self.mode is M.CONTROL:
+            self._move(ControlEvent.ASKED, now)
+        elif not asking and self.mode is M.ASKED:
+            self._move(ControlEvent.ANSWERED, now)
+        for person in askers:
+            if person.id not in self._asked:
+                self._outlet.post(KeyboardAsked(person.id, person.label))
+                self._outlet.tell(f"{person.label} asks for the keyboard")
+        self._asked = asking
+        self._note_holder()
+        self._outlet.status_changed()
+
+    def hand_over(self, to: int, now: float) -> bool:
+        """Give the keyboard we hold to connection ``to`` (the server moves it). Whether sent."""
+        adapter = self._life.adapter
+        if not self.in_control or not isinstance(adapter, HandsOver):
+            return False
+        self._outlet.send(adapter.encode_hand(to))
+        return True
+
+    def decline(self, to: int, now: float) -> bool:
+        """Keep the keyboard; connection ``to``'s request is answered no. Whether sent."""
+        adapter = self._life.adapter
+        if not self.in_control or not isinstance(adapter, HandsOver) or to not in self._asked:
+            return False
+        self._outlet.send(adapter.encode_decline(to))
+        return True
+
     def take(self, now: float) -> bool:
-        """Ask for the keyboard; False (and a notice) when it cannot work."""
-        if self.in_control or self.mode is ControlMode.REQUESTING:
+        """Ask for the keyboard; False (and a notice) when it cannot work. Held by somebody
+        else on a peer that says who: ask them."""
+        if self.in_control or self.mode in (M.REQUESTING, M.ASKING):
             return True
         reason = self.cannot_take()
         if reason:
             self._outlet.tell(reason, "warning")
             return False
+        adapter = self._life.adapter
+        if self.holder == "other" and isinstance(adapter, HandsOver):
+            self._move(ControlEvent.ASK, now)
+            self._outlet.send(adapter.encode_ask())
+            self._outlet.tell(f"Asked {self.holder_label or 'the holder'} for the keyboard.")
+            return True
         self.want = True
         self._move(ControlEvent.REQUEST, now)
         adapter = self._life.adapter
@@ -125,7 +187,7 @@ class Control:
     def release(self, now: float) -> None:
         """Hand the keyboard back: no input leaves from now on."""
         self.want = False
-        if self.mode not in (ControlMode.CONTROL, ControlMode.REQUESTING):
+        if self.mode not in (M.CONTROL, M.REQUESTING, M.ASKED, M.ASKING):
             return
         self._move(ControlEvent.RELEASE, now)
         adapter = self._life.adapter
@@ -181,12 +243,25 @@ class Control:
             if life.state == "closed":  # no retry comes: "once it is back" never is
                 return "The connection is closed for good — open the session again to type into it."
             return "Not connected: control can be taken once the connection is back."
-        if self.holder == "other":
+        if self.holder == "other" and not self.may_ask:
             return (
                 "Another client holds control of this session. You can take it once they "
                 "hand it back (ctrl+] on their side)."
             )
         return ""
+
+    @property
+    def may_ask(self) -> bool:
+        """Whether taking the keyboard from its holder asks them (the peer says who is here)."""
+        return self.presence is not None and isinstance(self._life.adapter, HandsOver)
+
+    @property
+    def holder_label(self) -> str:
+        """Who holds the keyboard by name (empty: nobody, us, or the peer does not say)."""
+        presence = self.presence
+        if presence is None or presence.holder == presence.you:
+            return ""
+        return presence.holder_label
 
     def _move(self, event: ControlEvent, now: float) -> None:
         was = self.in_control
@@ -200,9 +275,22 @@ class Control:
         self._outlet.status_changed()
 
     def _note_holder(self) -> None:
-        """Tell the recording who holds the keyboard (its takeover markers follow it)."""
-        if self._recording is not None:
-            self._recording.held("you" if self.in_control else self.holder)
+        """Tell the recording who holds the keyboard, by name where the peer says, and who
+        watches (its takeover and handover markers follow it)."""
+        if self._recording is None:
+            return
+        holder: Holder = "you" if self.in_control else self.holder
+        presence, who = self.presence, ""
+        holding: int | None = None
+        if presence is None:  # a peer that names people does so right after its hello
+            self._recording.held(holder, naming=isinstance(self._life.adapter, HandsOver))
+            return
+        if holder == "you":
+            who, holding = presence.label(presence.you), presence.you
+        elif holder == "other":
+            who, holding = self._holder_name, presence.holder
+        watching = grouped(p.label for p in presence.people if p.id != holding)
+        self._recording.held(holder, who, watching)
 
     def _send_reply(self, now: float) -> None:
         if self._reply is None:

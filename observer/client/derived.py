@@ -11,6 +11,7 @@ from __future__ import annotations
 from observer.client.agent_state import WAIT_AFTER_PROMPT, agent_state
 from observer.client.attention import rows_read
 from observer.client.peer_events import Parts, PeerEvents
+from observer.client.people import grouped
 from observer.client.recognisers import Match
 from observer.client.status import SessionStatus
 from observer.protocol.modes import ControlMode
@@ -37,6 +38,7 @@ class Derived:
         )
         cannot = control.cannot_take()
         caps = life.capabilities
+        presence = control.presence
         return SessionStatus(
             connection=life.state,
             in_control=control.in_control,
@@ -62,6 +64,12 @@ class Derived:
             behind=queue.catch_up.behind(queue.backlog),
             attention=attention.current(state, prompt, self._peer.last_output),
             progress=attention.progress,
+            asking=control.mode is ControlMode.ASKING,
+            holder_label=control.holder_label,
+            people=tuple(grouped(p.label for p in presence.people)) if presence else (),
+            asked_by=tuple((p.id, p.label) for p in presence.askers)
+            if presence and control.in_control
+            else (),
         )
 
     def _prompt(self, now: float) -> Match | None:

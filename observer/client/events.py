@@ -34,6 +34,15 @@ class NoticePosted:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyboardAsked:
+    """Connection ``connection_id`` (``label``) asks us, the holder, for the keyboard: a view
+    asks the person whether to hand it over."""
+
+    connection_id: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class ScreenChanged:
     """The model's ``rows`` changed (every row when ``whole``): views repaint those."""
 
@@ -69,6 +78,7 @@ class ReconnectDecided:
 SessionEvent = (
     StatusChanged
     | NoticePosted
+    | KeyboardAsked
     | ScreenChanged
     | ConnectionOpened
     | PeerEventApplied

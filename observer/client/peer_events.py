@@ -28,6 +28,7 @@ from observer.protocol.events import (
     Event,
     Exited,
     OutputReceived,
+    PeopleListed,
     PresenceChanged,
     ProtocolViolation,
     Resized,
@@ -93,6 +94,8 @@ class PeerEvents:
             case PresenceChanged(watchers):
                 life.watchers = watchers
                 self._outlet.status_changed()
+            case PeopleListed():
+                self._control.people_listed(event, now)
             case TitleChanged(title):
                 life.title = sanitize_title(title)
             case Exited(status):

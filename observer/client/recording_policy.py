@@ -12,8 +12,13 @@ through :class:`observer.client.watched.WatchedSession`, so the same events give
   already in the file and are skipped; a snapshot that skips bytes never received is a ``gap``;
 - one outage is one ``disconnect`` then one ``reconnect`` (or ``gap`` / ``new program``), however
   many attempts it took;
-- ``takeover start`` and ``takeover end`` come in pairs whoever holds the keyboard (this client,
-  or ``another client`` as the detail says), from the one place that knows the holder;
+- ``takeover start`` and ``takeover end`` come in pairs whoever holds the keyboard, from the one
+  place that knows the holder; where the peer says who is connected they name the holder
+  (``takeover start: alice``) and who watched (``; watching: bob``), and the keyboard moving
+  from one person to another in one step is one ``handover: alice → bob``; otherwise the start
+  says ``another client`` when it is not this one. A start whose name is not known yet (a
+  ``hello`` that grants the keyboard comes before the ``people`` frame that names its holder)
+  waits for the name until anything else is written;
 - input (``"i"`` events) only when asked for, only while in control, and never while the program
   has echo off: an ``input hidden`` marker stands for those keys;
 - ``exit`` from every recorder, with the status where the peer reports one.
@@ -23,10 +28,10 @@ Marker labels come from :mod:`observer.asciicast.markers` and nowhere else.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from observer.asciicast.markers import MarkerKind, label
+from observer.asciicast.markers import HANDED, MarkerKind, attributed, label
 from observer.protocol.events import Holder
 
 RESET = b"\x18\x1b\\\x1bc"
@@ -84,6 +89,10 @@ class RecordingPolicy:
         self._written = False
         self._outage = False
         self._holder: Holder = "none"
+        self._who = ""
+        """The holder's name (empty: not known)."""
+        self._unnamed: str | None = None
+        """A takeover start waiting for its holder's name: the detail it has without one."""
         self._echo = True
         self._hidden_marked = False
         self._exited = False
@@ -109,6 +118,7 @@ class RecordingPolicy:
         sink = self.sink
         if sink is None or not data:
             return
+        self._name_unknown()
         if self._next is not None:
             end = offset + len(data)
             if end <= self._next:
@@ -180,17 +190,45 @@ class RecordingPolicy:
 
     # -- control and input ----------------------------------------------------------------------
 
-    def held(self, holder: Holder) -> None:
-        """Who holds the keyboard now: ``you`` (this client), ``other`` or ``none``."""
-        if holder == self._holder:
-            return
-        was, self._holder = self._holder, holder
+    def held(
+        self,
+        holder: Holder,
+        who: str = "",
+        watching: Sequence[str] = (),
+        *,
+        naming: bool = False,
+    ) -> None:
+        """Who holds the keyboard now: ``you`` (this client), ``other`` or ``none``; ``who``
+        names them and ``watching`` the others, where the peer says (labels, clean already);
+        ``naming``: the peer may name them in a moment (a start waits for the name)."""
+        was, was_who = self._holder, self._who
+        same = holder == was and (not who or not was_who or who == was_who)
+        self._holder, self._who = holder, who if holder != "none" else ""
         if self.sink is None:
             return
+        if same:  # nothing moved (a name learnt for the same holder is no takeover)
+            if self._unnamed is not None and who:
+                self._unnamed = None
+                self._marker(MarkerKind.TAKEOVER_START, attributed(who, watching))
+            return
+        self._name_unknown()
+        if was != "none" and holder != "none" and was_who and who:
+            self._marker(MarkerKind.HANDOVER, attributed(f"{was_who}{HANDED}{who}", watching))
+            return
         if was != "none":
-            self._marker(MarkerKind.TAKEOVER_END)
-        if holder != "none":
+            self._marker(MarkerKind.TAKEOVER_END, was_who)
+        if holder != "none" and not who and naming:
+            self._unnamed = "another client" if holder == "other" else ""
+        elif holder != "none" and not who:
             self._marker(MarkerKind.TAKEOVER_START, "another client" if holder == "other" else "")
+        elif holder != "none":
+            self._marker(MarkerKind.TAKEOVER_START, attributed(who, watching))
+
+    def _name_unknown(self) -> None:
+        """Something else is written: a takeover start still waiting for a name goes first."""
+        if self._unnamed is not None:
+            detail, self._unnamed = self._unnamed, None
+            self._marker(MarkerKind.TAKEOVER_START, detail)
 
     def echo(self, *, on: bool) -> None:
         """The program turned echo on or off."""
@@ -203,6 +241,7 @@ class RecordingPolicy:
         sink = self.sink
         if sink is None or not self.record_input or self._holder != "you" or not data:
             return
+        self._name_unknown()
         if self._echo:
             sink.input(data)
         elif not self._hidden_marked:
@@ -222,6 +261,7 @@ class RecordingPolicy:
     def close(self) -> None:
         """Close the file (a session that never started leaves none)."""
         if self.sink is not None:
+            self._name_unknown()
             self._opened()
             self.sink.close()
 
@@ -233,6 +273,8 @@ class RecordingPolicy:
                 self.sink.marker(text)
 
     def _marker(self, kind: MarkerKind, detail: str = "") -> None:
+        if kind is not MarkerKind.TAKEOVER_START:
+            self._name_unknown()
         if self.sink is not None:
             self._opened()
             self.sink.marker(label(kind, detail))

@@ -37,6 +37,18 @@ def holder(who: Holder | str | None) -> str:
     return "someone" if who == "other" else "nobody"
 
 
+def keyboard(status: SessionStatus) -> str:
+    """Who has the keyboard when it is not ours, or who asks us for it: ``alice has the
+    keyboard``, ``asking alice for the keyboard…``, ``bob asks for the keyboard``."""
+    holder = status.holder_label
+    if status.in_control and status.asked_by:
+        names = ", ".join(label for _, label in status.asked_by)
+        return f"{names} {'ask' if len(status.asked_by) > 1 else 'asks'} for the keyboard"
+    if status.asking:
+        return f"asking {holder or 'the holder'} for the keyboard…"
+    return f"{holder} has the keyboard" if holder else "held by another client"
+
+
 def waited(attention: Attention, quiet_for: float) -> str:
     """How long the agent has waited, after what it needs (``needs permission 12s``)."""
     return f"{attention.reason} {int(quiet_for)}s"

@@ -56,6 +56,14 @@ class SessionStatus:
     """Why the agent needs someone (its notification, a bell, a prompt), since when."""
     progress: ProgressReported | None = None
     """The agent's last progress report (OSC 9;4), while it lasts."""
+    asking: bool = False
+    """We asked the holder for the keyboard and wait for the answer."""
+    holder_label: str = ""
+    """Who holds the keyboard by name, when somebody else does and the peer says who."""
+    people: tuple[str, ...] = ()
+    """Who is connected by name, grouped (``alice (2)``); empty where the peer does not say."""
+    asked_by: tuple[tuple[int, str], ...] = ()
+    """Who asks us, the holder, for the keyboard: (connection number, label), oldest first."""
 
     @property
     def live(self) -> bool:

@@ -21,6 +21,7 @@ from observer.client.events import Outlet, SessionEvent
 from observer.client.lifecycle import JoinRequest, Lifecycle
 from observer.client.parse_queue import ParseQueue
 from observer.client.peer_events import Parts, PeerEvents
+from observer.client.people import Presence
 from observer.client.recognisers import Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy
 from observer.client.recording_policy import RecordingPolicy
@@ -139,6 +140,8 @@ class WatchedSession:
     """Lines of scrollback the model keeps."""
     parse_rate = _Read[float](lambda s: s._queue.catch_up.rate.bytes_per_second)
     """How fast this client parses output, in bytes a second (the feeder sizes its pieces by it)."""
+    presence = _Read[Presence | None](lambda s: s._control.presence)
+    """Who is connected, as the peer last said (None where it does not say)."""
     in_control = _Read[bool](lambda s: s._control.in_control)
     """Whether keys typed now are sent."""
     quit_requested = _Read[bool](lambda s: s._life.quit_requested)
@@ -236,6 +239,15 @@ class WatchedSession:
     def release(self, now: float) -> None:
         """Hand the keyboard back: no input leaves from now on."""
         self._control.release(now)
+
+    def hand_over(self, to: int, now: float) -> bool:
+        """Give the keyboard we hold to connection ``to`` (a watcher who asked, or any whose
+        token may control); False when we do not hold it or the peer cannot hand over."""
+        return self._control.hand_over(to, now)
+
+    def decline(self, to: int, now: float) -> bool:
+        """Keep the keyboard: connection ``to``'s request is answered no."""
+        return self._control.decline(to, now)
 
     def type(self, data: bytes, now: float) -> bool:
         """Keys typed; sent (and recorded as policy says) only in control. Whether they were sent."""

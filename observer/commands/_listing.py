@@ -152,10 +152,11 @@ def print_table(sessions: list[dict[str, Any]]) -> None:
     if not sessions:
         print("the endpoint holds no session", file=sys.stderr)
         return
-    rows: list[tuple[str, ...]] = [("IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "TITLE")]
+    header = ("IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "WATCHING", "TITLE")
+    rows: list[tuple[str, ...]] = [header]
     for entry in sessions:
         exited = state_words.exited_column(bool(entry.get("exited")), entry.get("status"))
-        holder = state_words.holder(entry.get("holder"))
+        holder, watching = _people(entry)
         rows.append(
             tuple(
                 sanitize(str(cell))[:60]
@@ -163,8 +164,9 @@ def print_table(sessions: list[dict[str, Any]]) -> None:
                     entry.get("identifier", "?"),
                     f"{entry.get('cols', '?')}x{entry.get('rows', '?')}",
                     entry.get("watchers", "?"),
-                    holder,
+                    holder or state_words.holder(entry.get("holder")),
                     exited,
+                    watching,
                     entry.get("title") or "-",
                 )
             )
@@ -174,3 +176,24 @@ def print_table(sessions: list[dict[str, Any]]) -> None:
         print(
             "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         )
+
+
+def _people(entry: dict[str, Any]) -> tuple[str, str]:
+    """The holder's label (empty when unknown or nobody) and the others' labels, grouped; from
+    a listing entry's ``people`` (servers before it list none: ``-``)."""
+    from observer.client.people import listed
+    from observer.protocol.people_frames import clean_label
+
+    people = entry.get("people")
+    if not isinstance(people, list):
+        return "", "-"
+    holder, watching = "", []
+    for person in people:
+        if not isinstance(person, dict) or not isinstance(person.get("label"), str):
+            continue
+        label = clean_label(person["label"])
+        if person.get("holder") is True:
+            holder = label
+        else:
+            watching.append(label)
+    return holder, listed(watching)

@@ -68,7 +68,8 @@ class Takeover:
     """A span in which a person held the keyboard.
 
     Attributes:
-        who: The marker's detail: empty when the recording's own client held it, else who did.
+        who: Who held it, as the marker names them (a handover's taker); empty when the
+            recording's own client held it on a peer that names nobody.
         hidden: Keys were typed while echo was off (an ``input hidden`` marker): not recorded.
     """
 
@@ -131,10 +132,12 @@ def _rows(model: TerminalModel) -> list[str]:
 
 
 def _noting(events: Iterable[Event], result: Transcript) -> Iterator[Event]:
-    """Pass the events on, noting the duration, what was typed in takeovers and the exit."""
+    """Pass the events on, noting the duration, who held the keyboard when (a handover ends
+    one span and starts the next), what was typed meanwhile, and the exit."""
     from observer.asciicast import EXIT, INPUT, MARKER, RESIZE, markers
 
     current: Takeover | None = None
+    starts = (markers.MarkerKind.TAKEOVER_START, markers.MarkerKind.HANDOVER)
     for event in events:
         result.duration = event.time
         if event.code == INPUT:
@@ -147,8 +150,11 @@ def _noting(events: Iterable[Event], result: Transcript) -> Iterator[Event]:
             result.exit_status = event.data
         elif event.code == MARKER:
             kind = markers.kind_of(event.data)
-            if kind is markers.MarkerKind.TAKEOVER_START and current is None:
-                current = Takeover(event.time, who=markers.detail_of(event.data))
+            if kind is markers.MarkerKind.HANDOVER and current is not None:
+                current.end, current = event.time, None  # and the taker's span begins
+            if kind in starts and current is None:
+                who = markers.holder_of(markers.detail_of(event.data))
+                current = Takeover(event.time, who=who)
                 result.takeovers.append(current)
             elif kind is markers.MarkerKind.TAKEOVER_END and current is not None:
                 current.end, current = event.time, None

@@ -120,6 +120,13 @@ def register(parser: argparse.ArgumentParser) -> None:
         help="offer permessage-deflate (less bandwidth, more CPU per watcher)",
     )
     parser.add_argument(
+        "--grant-after-idle",
+        type=float,
+        metavar="SECONDS",
+        help="hand the keyboard to whoever asks once its holder has not typed for this long "
+        "(default: only the holder's answer hands it over)",
+    )
+    parser.add_argument(
         "command",
         nargs=argparse.REMAINDER,
         metavar="-- COMMAND [ARGS...]",
@@ -149,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.max_connections < 1 or (args.max_per_token is not None and args.max_per_token < 1):
         raise UsageError("--max-connections and --max-per-token must be 1 or more")
+    if args.grant_after_idle is not None and not 0 < args.grant_after_idle < 86400 * 365:
+        raise UsageError("--grant-after-idle must be a number of seconds above 0")
     host, port = parse_listen(args.listen)
     cols, rows = parse_size(args.size, "--size")
     auth = _authenticator(args, host)
@@ -167,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
         "max_connections": args.max_connections,
         "max_per_token": args.max_per_token,
         "compression": args.compress,
+        "grant_idle": args.grant_after_idle,
     }
     return asyncio.run(_serve(command, options, exit_with_program=args.exit_with_program))
 

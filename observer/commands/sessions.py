@@ -10,8 +10,9 @@ NAME = "sessions"
 HELP = "list the sessions an endpoint serves (identifier, size, title, watchers, holder, exit)"
 DESCRIPTION = """\
 Ask an `observer serve` endpoint which sessions it holds (GET /sessions, no WebSocket) and print
-them: identifier, size, title, how many watch, whether someone holds control, whether the
-program exited. Any valid token may ask, a watch token too. The token comes from the OS keyring
+them: identifier, size, title, how many watch and who (their tokens' labels), who holds control,
+whether the program exited. Any valid token may ask, a watch token too; a token scoped to some
+sessions lists only those. The token comes from the OS keyring
 (`observer auth login URL`) or OBSERVER_TOKEN, never from the command line, and goes only over
 https/wss with verified TLS or to a loopback address.
 """

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from observer.commands._options import add_old_spelling
+from observer.commands._options import add_identifier_option, add_old_spelling
 
 if TYPE_CHECKING:
     from observer.auth.token_file import TokenEntry
@@ -21,7 +21,9 @@ DESCRIPTION = """\
 digest (with a label, the time and an optional expiry) to the token file that
 `observer serve --tokens FILE` reads. The token itself is stored nowhere: keep it in your
 laptop's keyring (`observer auth login URL`). A `watch` token can only watch; a `control` token
-can also take the keyboard. `list` shows the file's tokens (never a token: there is none to
+can also take the keyboard. `--identifier` (repeatable) scopes a token to those sessions: it
+opens and lists only them, and any other identifier is answered as one that does not exist.
+`list` shows the file's tokens (never a token: there is none to
 show); `revoke` removes one. A running server rereads the file within a second and closes the
 revoked token's connections; its sessions and their programs go on.
 """
@@ -29,6 +31,7 @@ EPILOG = """\
 examples:
   observer token issue control --tokens /etc/observer/tokens --label alice --expires 30d
   observer token issue watch --tokens tokens.txt --label ci > watch-token.txt
+  observer token issue watch --tokens tokens.txt --label carol --identifier agent-1
   observer token list --tokens tokens.txt
   observer token revoke alice --tokens tokens.txt        # by label, or by digest prefix
 """
@@ -56,6 +59,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     issue.add_argument("--label", metavar="NAME", help="a name to list and revoke it by")
     issue.add_argument(
         "--expires", metavar="DURATION", help="refuse it after this long: 90m, 12h, 7d, 4w"
+    )
+    add_identifier_option(
+        issue,
+        "admit only this session (repeat for more); default: every session",
+        action="append",
+        dest="identifiers",
     )
     listing = sub.add_parser(
         "list",
@@ -103,10 +112,28 @@ def _issue(args: argparse.Namespace) -> int:
                 f"{args.file} already has a token labelled {args.label!r}",
                 "pick another label, or revoke that token first",
             )
+    scope = _scope(args.identifiers)
     token = new_token()
-    append_entry(args.file, TokenEntry(args.role, digest(token), args.label, now, expires))
+    entry = TokenEntry(args.role, digest(token), args.label, now, expires, scope)
+    append_entry(args.file, entry)
     print(token, flush=True)
     return 0
+
+
+def _scope(identifiers: list[str] | None) -> frozenset[str] | None:
+    """The ``--identifier`` values as a token's scope (None: every session)."""
+    from observer.errors import UsageError
+    from observer.protocol.frames import IDENTIFIER
+
+    if not identifiers:
+        return None
+    for identifier in identifiers:
+        if not IDENTIFIER.fullmatch(identifier):
+            raise UsageError(
+                f"bad --identifier {identifier!r}",
+                "use 1-64 letters, digits, '.', '_' or '-', not starting with punctuation",
+            )
+    return frozenset(identifiers)
 
 
 def parse_duration(text: str) -> dt.timedelta:
@@ -127,7 +154,7 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{args.file} holds no token — add one with `observer token issue`", file=sys.stderr)
         return 0
     now = dt.datetime.now(dt.UTC)
-    rows = [("LABEL", "ROLE", "CREATED", "EXPIRES", "DIGEST")]
+    rows = [("LABEL", "ROLE", "CREATED", "EXPIRES", "SESSIONS", "DIGEST")]
     rows += [_row(entry, now) for entry in entries]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
@@ -137,7 +164,7 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str]:
+def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str, str]:
     from observer.auth.token_file import format_time
 
     def when(value: dt.datetime | None, none: str) -> str:
@@ -147,7 +174,8 @@ def _row(entry: TokenEntry, now: dt.datetime) -> tuple[str, str, str, str, str]:
     if entry.expired(now):
         expires += " (expired)"
     prefix = entry.digest[:19] + "…"
-    return entry.label or "-", entry.role, when(entry.created, "-"), expires, prefix
+    scope = ",".join(sorted(entry.identifiers)) if entry.identifiers is not None else "all"
+    return entry.label or "-", entry.role, when(entry.created, "-"), expires, scope, prefix
 
 
 def _revoke(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ clock or an event loop.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from observer.protocol.events import Capabilities, Event
 from observer.protocol.screen_frames import View
@@ -57,4 +57,22 @@ class Adapter(Protocol):
     def encode_view(self, view: View, fps: int) -> list[Message]:
         """Ask for the screen's state (``screen``, at most ``fps`` frames a second) or the byte
         stream (empty where the peer has only the stream: ``capabilities.screen`` is False)."""
+        ...
+
+
+@runtime_checkable
+class HandsOver(Protocol):
+    """An adapter whose peer moves the keyboard by asking (native ``observer.v1``: ``ask``,
+    ``hand``, ``decline``); the others take and release only."""
+
+    def encode_ask(self) -> list[Message]:
+        """Ask the holder for the keyboard."""
+        ...
+
+    def encode_hand(self, to: int) -> list[Message]:
+        """Give the keyboard (held by us) to connection ``to``."""
+        ...
+
+    def encode_decline(self, to: int) -> list[Message]:
+        """Keep the keyboard; connection ``to`` is told no."""
         ...

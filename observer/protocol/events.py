@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from observer.protocol.people_frames import Person
 from observer.terminal.notifications import BellRung, NotificationSent, ProgressReported
 
 Holder = Literal["you", "other", "none"]
@@ -139,6 +140,16 @@ class PresenceChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class PeopleListed:
+    """Who is connected (``people``, labels already clean), which of them we are (``you``),
+    who holds the keyboard (``holder``, None: nobody) and who asks for it (native ``people``)."""
+
+    you: int
+    holder: int | None
+    people: tuple[Person, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TitleChanged:
     """The peer reported a window title out of band (ttyd). Already sanitized text."""
 
@@ -202,6 +213,7 @@ Event = (
     | ControlChanged
     | ControlRefused
     | PresenceChanged
+    | PeopleListed
     | TitleChanged
     | Exited
     | EchoChanged

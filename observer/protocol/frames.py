@@ -11,10 +11,20 @@ malformed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from observer.protocol.fields import BadFrame, boolean, choice, integer, json_object, string
+from observer.protocol.people_frames import (
+    Ask,
+    Decline,
+    Hand,
+    People,
+    decode_people,
+    decode_target,
+    people_fields,
+)
 from observer.protocol.screen_frames import (
     Screen,
     SetView,
@@ -32,6 +42,8 @@ API_VERSION: Final = "2024-02-02-preview"
 """The only ``api-version`` query value the endpoint accepts."""
 SUPPORTED_API_VERSIONS: Final = (API_VERSION,)
 
+IDENTIFIER: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+"""A session identifier: 1-64 letters, digits, '.', '_', '-'; not starting with punctuation."""
 MAX_DIMENSION: Final = MAX_SIZE
 RESYNC_INTERVAL: Final = 1.0
 """Seconds: the server sends a client at most one snapshot per interval for its ``resync``
@@ -62,6 +74,11 @@ EXITED: Final = "exited"
 """Input or resize after the session's process ended: dropped."""
 INPUT_FULL: Final = "input_full"
 """Input dropped: the program has not read the earlier input (256 KiB wait for it)."""
+DECLINED: Final = "declined"
+"""``ask`` answered no: the holder declined, did not answer in time, or cannot be asked."""
+HANDOVER_REFUSED: Final = "handover_refused"
+"""``hand`` or ``decline`` refused: the sender does not hold the keyboard, or nobody of that
+number may take it (or asks for it)."""
 
 _HOLDERS: Final = frozenset({"you", "other", "none"})
 _MODES: Final = frozenset({"watch", "control"})
@@ -185,8 +202,10 @@ class Malformed:
     reason: str
 
 
-ServerFrame = Hello | Snapshot | Output | Resize | Control | Presence | Exit | Echo | Screen | Error
-ClientFrame = Input | Take | Release | Resize | Resync | SetView
+ServerFrame = (
+    Hello | Snapshot | Output | Resize | Control | Presence | Exit | Echo | Screen | People | Error
+)
+ClientFrame = Input | Take | Release | Resize | Resync | SetView | Ask | Hand | Decline
 Frame = ServerFrame | ClientFrame
 
 
@@ -227,6 +246,8 @@ def encode(frame: Frame) -> str | bytes:
             fields = screen_fields(frame)
         case SetView():
             fields = set_view_fields(frame)
+        case People() | Ask() | Hand() | Decline():
+            fields = people_fields(frame)
         case Error():
             fields = {"code": frame.code, "message": frame.message}
         case Take() | Release() | Resync():
@@ -248,6 +269,10 @@ _TYPE_NAMES: Final[dict[type, str]] = {
     Take: "take",
     Release: "release",
     Resync: "resync",
+    People: "people",
+    Ask: "ask",
+    Hand: "hand",
+    Decline: "decline",
 }
 
 
@@ -288,6 +313,8 @@ def _server_text(obj: dict[str, Any]) -> ServerFrame:
             return Echo(boolean(obj, "on"))
         case "screen":
             return decode_screen(obj, MAX_DIMENSION)
+        case "people":
+            return decode_people(obj)
         case "error":
             return Error(string(obj, "code"), string(obj, "message"))
     raise BadFrame("unknown server frame type")
@@ -305,6 +332,10 @@ def _client_text(obj: dict[str, Any]) -> ClientFrame:
             return _size(obj)
         case "view":
             return decode_set_view(obj)
+        case "ask":
+            return Ask()
+        case "hand" | "decline":
+            return decode_target(obj)
     raise BadFrame("unknown client frame type")
 
 

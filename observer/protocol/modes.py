@@ -1,4 +1,4 @@
-"""Who may type: the watch / requesting / control / released mode table, used by both sides.
+"""Who may type: the watch / requesting / asking / control / asked / released mode table.
 
 The client keeps one :class:`ControlMode` per connection and the server keeps one per connected
 client; both move it with :func:`next_mode` and ask :func:`may_send_input` before any keyboard byte
@@ -7,7 +7,8 @@ client cannot send, and a modified client cannot get its input written by the se
 
 Rules (one row of ``TRANSITIONS`` each):
 
-- Everybody starts in WATCH. Only CONTROL may send input or resize; every other mode sends nothing.
+- Everybody starts in WATCH. Only CONTROL and ASKED (the holder, while somebody asks) may send
+  input or resize; every other mode sends nothing.
 - REQUEST (``take`` sent / received) moves WATCH or RELEASED to REQUESTING. Asking again while
   REQUESTING or CONTROL changes nothing.
 - GRANTED (``control`` with ``holder: you``) moves WATCH, REQUESTING or RELEASED to CONTROL: a server
@@ -17,6 +18,14 @@ Rules (one row of ``TRANSITIONS`` each):
   before the server confirms.
 - LOST (``control`` with ``holder`` other or none) moves CONTROL and RELEASED to WATCH. While
   REQUESTING, another holder's name changes nothing: the answer to our ``take`` is still coming.
+- ASK (``ask`` sent / received: the keyboard is held, so its holder is asked) moves WATCH or
+  RELEASED to ASKING; asking again changes nothing. GRANTED (the holder said yes, or let go)
+  moves ASKING to CONTROL; DENIED (the holder said no, or did not answer in time) moves it back
+  to WATCH; RELEASE (the asker withdrew) moves it to RELEASED. Another holder's name changes
+  nothing while ASKING: the answer is still coming.
+- ASKED (somebody asks this holder) moves CONTROL to ASKED, where input still goes through: the
+  holder keeps typing until they answer. ANSWERED (every request declined, withdrawn or timed
+  out) moves ASKED back to CONTROL; LOST (handed over) moves it to WATCH; RELEASE to RELEASED.
 - A pair missing from the table is a bug: :func:`next_mode` raises :class:`InvalidState` (as h11
   does). Where the pair comes from the network (a client's ``release`` while watching, a server's
   refusal nobody asked for), the caller asks :func:`allows` first and answers or ignores it
@@ -38,6 +47,10 @@ class ControlMode(Enum):
     REQUESTING = "requesting"
     CONTROL = "control"
     RELEASED = "released"
+    ASKING = "asking"
+    """Asked the holder for the keyboard; waiting for the answer."""
+    ASKED = "asked"
+    """Holds the keyboard while somebody asks for it."""
 
 
 class ControlEvent(Enum):
@@ -48,9 +61,13 @@ class ControlEvent(Enum):
     DENIED = "denied"
     RELEASE = "release"
     LOST = "lost"
+    ASK = "ask"
+    ASKED = "asked"
+    ANSWERED = "answered"
 
 
 W, Q, C, R = ControlMode.WATCH, ControlMode.REQUESTING, ControlMode.CONTROL, ControlMode.RELEASED
+A, K = ControlMode.ASKING, ControlMode.ASKED
 E = ControlEvent
 
 TRANSITIONS: Final[dict[tuple[ControlMode, ControlEvent], ControlMode]] = {
@@ -69,6 +86,20 @@ TRANSITIONS: Final[dict[tuple[ControlMode, ControlEvent], ControlMode]] = {
     (R, E.LOST): W,
     (W, E.LOST): W,
     (Q, E.LOST): Q,
+    (W, E.ASK): A,
+    (R, E.ASK): A,
+    (A, E.ASK): A,
+    (A, E.GRANTED): C,
+    (A, E.DENIED): W,
+    (A, E.RELEASE): R,
+    (A, E.LOST): A,
+    (C, E.ASKED): K,
+    (K, E.ASKED): K,
+    (K, E.ANSWERED): C,
+    (K, E.GRANTED): K,
+    (K, E.REQUEST): K,
+    (K, E.RELEASE): R,
+    (K, E.LOST): W,
 }
 
 
@@ -92,4 +123,4 @@ def next_mode(mode: ControlMode, event: ControlEvent) -> ControlMode:
 
 def may_send_input(mode: ControlMode) -> bool:
     """Whether keyboard input and resize requests may go to the PTY in ``mode``."""
-    return mode is ControlMode.CONTROL
+    return mode is ControlMode.CONTROL or mode is ControlMode.ASKED

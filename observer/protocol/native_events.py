@@ -19,6 +19,7 @@ from observer.protocol.events import (
     Event,
     Exited,
     OutputReceived,
+    PeopleListed,
     PresenceChanged,
     ProtocolViolation,
     Resized,
@@ -27,10 +28,11 @@ from observer.protocol.events import (
     SnapshotReceived,
     TitleChanged,
 )
+from observer.protocol.people_frames import People
 from observer.protocol.screen_frames import Screen
 
-TAKE_REFUSALS = frozenset({frames.CONTROL_HELD, frames.WATCH_ONLY})
-"""Error codes with which the server answers a ``take`` it refuses."""
+TAKE_REFUSALS = frozenset({frames.CONTROL_HELD, frames.WATCH_ONLY, frames.DECLINED})
+"""Error codes with which the server answers a ``take`` or an ``ask`` it refuses."""
 
 
 def event_of(frame: frames.ServerFrame | frames.Malformed, offset: int | None) -> Event:
@@ -57,6 +59,8 @@ def event_of(frame: frames.ServerFrame | frames.Malformed, offset: int | None) -
             return Exited(status)
         case frames.Echo(on):
             return EchoChanged(on)
+        case People(you, holder, people):
+            return PeopleListed(you, holder, people)
         case frames.Error(code, text) if code in TAKE_REFUSALS:
             return ControlRefused(code, text)
         case frames.Error(code, text):
@@ -96,6 +100,8 @@ def frame_of(event: Event) -> Message | None:
             frame = frames.Exit(status)
         case EchoChanged(on):
             frame = frames.Echo(on)
+        case PeopleListed(you, holder, people):
+            frame = People(you, holder, people)
         case ControlRefused(code, message) | ErrorReported(code, message):
             frame = frames.Error(code, message)
         case ScreenReceived():

@@ -17,7 +17,6 @@ terminal stream.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -27,9 +26,6 @@ from urllib.parse import parse_qsl, urlsplit
 from observer.auth.token_file import Role
 from observer.auth.tokens import Authenticator, Credential
 from observer.protocol import frames
-
-IDENTIFIER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
-"""1-64 characters: letters, digits, '.', '_', '-'; not starting with punctuation."""
 
 UNAUTHENTICATED = "Unauthenticated"
 LISTING_PATH = "/sessions"
@@ -69,6 +65,9 @@ class Admission:
 @dataclass(frozen=True, slots=True)
 class Listing:
     """An accepted request for the list of sessions (``GET /sessions``, no upgrade)."""
+
+    credential: Credential | None = None
+    """What the token proved (a scoped token lists only its sessions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +149,7 @@ def admit(
         query[key] = value
     if target.path == LISTING_PATH:
         unsupported = _unsupported_api_version(query)
-        return unsupported if unsupported is not None else Listing()
+        return unsupported if unsupported is not None else Listing(credential)
     decision = _check_query(query, role, ",".join(headers.get("sec-websocket-protocol", ())))
     if isinstance(decision, Admission):
         return dataclasses.replace(decision, credential=credential)
@@ -171,7 +170,7 @@ def _check_query(query: dict[str, str], role: Role, subprotocols: str) -> Admiss
     if unsupported is not None:
         return unsupported
     identifier = query.get("identifier", "")
-    if not IDENTIFIER.fullmatch(identifier):
+    if not frames.IDENTIFIER.fullmatch(identifier):
         return Refusal(
             HTTPStatus.BAD_REQUEST,
             "Bad or missing identifier; use 1-64 letters, digits, '.', '_' or '-'",

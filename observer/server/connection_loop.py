@@ -30,14 +30,17 @@ from observer.protocol.arbiter import (
     ControlMoved,
     Decision,
     Disconnect,
+    PeopleChanged,
     Reply,
     ResizePty,
     SendSnapshot,
     ServerConnection,
     SwitchView,
+    Tell,
     WriteToPty,
 )
 from observer.protocol.screen_frames import Notified
+from observer.server import people
 from observer.server.clients import Client
 from observer.server.limits import ReadBudget
 from observer.server.stream_socket import Noticed, TranslatingSocket
@@ -136,8 +139,8 @@ def apply(session: TerminalSession, client: Client, decisions: list[Decision]) -
                 session.resize(cols, rows)
             case Reply(frame):
                 client.push(frames.encode(frame))
-            case ControlMoved():
-                session.broadcast_control()
+            case ControlMoved() | PeopleChanged() | Tell():
+                people.carry_out(session, decision)
             case SendSnapshot():
                 session.request_resync(client)
             case SwitchView(view, fps):

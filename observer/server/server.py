@@ -27,6 +27,7 @@ from websockets.typing import Subprotocol
 
 from observer.auth.tokens import Authenticator, Credential
 from observer.protocol.arbiter import ServerConnection
+from observer.protocol.people_frames import PEOPLE_FEATURE
 from observer.server.admission import (
     SINGLE_HEADERS,
     Admission,
@@ -47,6 +48,7 @@ from observer.server.limits import (
 from observer.server.listing import listing_json
 from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
+from observer.server.people import HandoverClock
 from observer.server.stream_socket import client_socket
 from observer.server.terminal_session import TerminalSession
 from observer.server.token_watch import TokenWatch
@@ -67,6 +69,7 @@ SLOW_DOWN = 1.0
 """Seconds before a 429 (a token opening connections too fast) is answered."""
 SLOWED_AT_ONCE = 64
 """Requests waiting for their 429 at most (beyond, they are answered at once)."""
+UNKNOWN_IDENTIFIER = "Unknown identifier"
 
 
 def _default_model(cols: int, rows: int) -> ScreenModel:
@@ -103,6 +106,8 @@ class Server:
         pass_env: ...except these, passed on purpose.
         compression: negotiate permessage-deflate (costs CPU per watcher on the sandbox).
         model_factory: builds the server's terminal model (default: :class:`TerminalModel`).
+        grant_idle: grant a request for the keyboard once its holder has not typed for this many
+            seconds (None: only the holder's answer moves it).
     """
 
     def __init__(
@@ -127,6 +132,7 @@ class Server:
         pass_env: Collection[str] = (),
         compression: bool = False,
         model_factory: Callable[[int, int], ScreenModel] = _default_model,
+        grant_idle: float | None = None,
     ) -> None:
         if auth is None and not insecure:
             raise ValueError("a server without authentication must be asked for explicitly")
@@ -154,6 +160,9 @@ class Server:
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
         self.model_factory = model_factory
+        self.grant_idle = grant_idle
+        self.handover_clock = HandoverClock(self.sessions_now)
+        """Expires requests for the keyboard (or grants them to an idle holder)."""
         self.sessions: dict[str, TerminalSession] = {}
         self._admissions: dict[WebSocket, Admission] = {}
         self._live: dict[WebSocket, tuple[Admission, int]] = {}
@@ -189,6 +198,7 @@ class Server:
             self._open_session(identifier)
         self._accept_errors.install(asyncio.get_running_loop())
         await self._server.start_serving()
+        self.handover_clock.start()
         if self.token_watch is not None:
             self.token_watch.start()
         log.info("listening on %s:%d", self.host, self.port)
@@ -197,6 +207,7 @@ class Server:
         """Close every client with 1001 (going away) and end every child process group."""
         if self.token_watch is not None:
             self.token_watch.stop()
+        await self.handover_clock.stop()
         if self._server is not None:
             self._server.close(close_connections=True)
             await self._server.wait_closed()
@@ -212,11 +223,17 @@ class Server:
             for session in self.sessions.values()
         )
 
+    def sessions_now(self) -> list[TerminalSession]:
+        """The sessions the server holds now."""
+        return list(self.sessions.values())
+
     def _open_session(self, identifier: str) -> TerminalSession:
         model = self.model_factory(*self.size)
         session = TerminalSession(
             identifier, self.command, model, ring_size=self.ring_size, env=self.env
         )
+        session.arbiter.clock = time.monotonic
+        session.arbiter.grant_idle = self.grant_idle
         self.sessions[identifier] = session
         log.info("session %r started (pid %d)", identifier, session.pty.pid)
         return session
@@ -267,7 +284,10 @@ class Server:
         if isinstance(decision, Refusal):
             return _refuse(connection, decision.status, decision.body)
         if isinstance(decision, Listing):
-            body = listing_json(self.sessions)
+            credential = decision.credential
+            body = listing_json(
+                self.sessions, admits=credential.admits if credential is not None else None
+            )
             return plain_response(connection, HTTPStatus.OK, body, "application/json")
         refusal = self._refusal(decision)
         if refusal is not None:
@@ -283,10 +303,16 @@ class Server:
         return None
 
     def _refusal(self, decision: Admission) -> tuple[HTTPStatus, str] | None:
-        """Why an admitted request may still not open: the session, the limits."""
+        """Why an admitted request may still not open: the token's scope, the session, the
+        limits."""
+        credential = decision.credential
+        if credential is not None and not credential.admits(decision.identifier):
+            # Word for word what an unknown identifier gets: a scoped token learns nothing
+            # about the sessions beyond its scope, not even whether they exist.
+            return HTTPStatus.NOT_FOUND, UNKNOWN_IDENTIFIER
         if decision.identifier not in self.sessions:
             if not self.create_on_connect:
-                return HTTPStatus.NOT_FOUND, "Unknown identifier"
+                return HTTPStatus.NOT_FOUND, UNKNOWN_IDENTIFIER
             if decision.role != "control":
                 return HTTPStatus.FORBIDDEN, (
                     "Unknown identifier; only a control token starts a session"
@@ -323,7 +349,15 @@ class Server:
             await websocket.close(1011, "not admitted")
             return
         session = self.sessions[admission.identifier]
-        connection = ServerConnection(next(self._ids), admission.role, session.arbiter)
+        credential = admission.credential
+        connection = ServerConnection(
+            next(self._ids),
+            admission.role,
+            session.arbiter,
+            label=credential.label if credential is not None else "local",
+            since=time.time(),
+            people=PEOPLE_FEATURE in admission.features,
+        )
         client = Client(
             client_socket(websocket, admission.stream, time.monotonic, time.time),
             connection,

@@ -140,7 +140,10 @@ async def test_losing_the_server_shows_the_reconnect_countdown(live: Live) -> No
         await until(lambda: "ready>" in screen_text(app), "the program's prompt")
         await live.server.stop()
         await until(lambda: "reconnecting" in status(app), "the reconnect indicator")
-        assert any("reconnecting" in n.message for n in app._notifications)
+        # The status is derived at once; the notice comes when the feeder hands it on.
+        await until(
+            lambda: any("reconnecting" in n.message for n in app._notifications), "the notice"
+        )
 
 
 async def test_a_recording_keeps_output_and_only_the_input_sent_in_control(
@@ -161,4 +164,4 @@ async def test_a_recording_keeps_output_and_only_the_input_sent_in_control(
     typed = "".join(e.data for e in events_ if e.code == "i")
     assert typed == "ok"
     assert "ready>" in "".join(e.data for e in events_ if e.code == "o")
-    assert "takeover start" in [e.data for e in events_ if e.code == "m"]
+    assert any(e.data.startswith("takeover start") for e in events_ if e.code == "m")

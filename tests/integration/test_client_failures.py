@@ -360,7 +360,7 @@ def test_each_protocol_gets_its_own_request_url_and_authorization() -> None:
     settings = ConnectionSettings("wss://s.example", identifier="agent/7", api_version="2030-01-01")
     assert request_url(native, settings, "observer", control=True, since=4096) == (
         "wss://s.example:443/?identifier=agent%2F7&api-version=2030-01-01&mode=control&since=4096"
-        "&features=echo"
+        "&features=echo%2Cpeople"
     )
     assert auth_headers("observer", token) == {"Authorization": "Bearer user:pw"}
     assert auth_headers(None, token) == {"Authorization": "Bearer user:pw"}

@@ -75,9 +75,10 @@ async def test_observer_sessions_lists_size_title_watchers_holder_and_exit(tmp_p
             as_json = await asyncio.to_thread(observer_sessions, running.port, watch, "--json")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "TITLE"]
-    assert lines[1].split()[:5] == ["a", "120x40", "1", "someone", "no"]
-    assert lines[2].split()[:5] == ["b", "120x40", "0", "nobody", "no"]
+    header = ["IDENTIFIER", "SIZE", "WATCHERS", "HOLDER", "EXITED", "WATCHING", "TITLE"]
+    assert lines[0].split() == header
+    assert lines[1].split()[:6] == ["a", "120x40", "1", "operator", "no", "-"]
+    assert lines[2].split()[:6] == ["b", "120x40", "0", "nobody", "no", "-"]
     assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
     assert "build" in lines[1] and "evil" in lines[1]
     listing = json.loads(as_json.stdout)
@@ -92,7 +93,11 @@ async def test_observer_sessions_lists_size_title_watchers_holder_and_exit(tmp_p
         "holder": "other",
         "exited": False,
         "status": None,
-    }
+        "people": [
+            {"label": "operator", "role": "control", "since": first["people"][0]["since"],
+             "holder": True},
+        ],
+    }  # fmt: skip
     assert first["title"].startswith("build")
 
 

@@ -10,6 +10,7 @@ import pytest
 from observer.asciicast import markers
 from observer.asciicast.markers import MarkerKind, label
 from observer.cli import main
+from observer.client.recording_policy import RecordingPolicy
 from observer.recording.recorder import Recorder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,3 +240,31 @@ def test_a_takeover_whose_keys_were_not_recorded_does_not_say_typed_nothing(
     _, out, _ = export(capsys, str(cast))
     assert "  0:00.0 – 0:00.0, 0.0 s, typed nothing" in out.splitlines()
     assert "  0:00.0 – 0:00.0, 0.0 s, by another client, keys not recorded" in out.splitlines()
+
+
+def test_export_names_who_held_the_keyboard_through_a_handover(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Written by the recording policy, read by export: one vocabulary on both sides."""
+    now = [0.0]
+    cast = tmp_path / "h.cast"
+    with Recorder(cast, cols=30, rows=4, clock=lambda: now[0]) as rec:
+        policy = RecordingPolicy(lambda cols, rows, title: rec, record_input=True)
+        policy.started(30, 4, "", complete=True)
+        policy.output(b"Proceed? ", 0)
+        now[0] = 1.0
+        policy.held("other", "alice", ["bob"])
+        now[0] = 3.0
+        policy.held("you", "bob", ["alice"])
+        policy.input(b"y\r")
+        now[0] = 4.0
+        policy.held("none")
+    status, out, _ = export(capsys, str(cast))
+    assert status == 0
+    lines = out.splitlines()
+    start = lines.index("takeovers (a person held the keyboard):")
+    assert lines[start + 1 : start + 3] == [
+        "  0:01.0 – 0:03.0, 2.0 s, by alice, keys not recorded",
+        "  0:03.0 – 0:04.0, 1.0 s, by bob, typed: y⏎",
+    ]
+    assert "marker 'handover: alice → bob; watching: alice' ──" in out

@@ -28,6 +28,7 @@ from textual.screen import Screen
 
 from observer.app.links import Link, live_screen
 from observer.app.screens.confirm import ConfirmScreen
+from observer.app.screens.people import PeopleScreen, ask_to_hand_over, people_commands
 from observer.app.screens.view_commands import ViewCommands
 from observer.app.urls import describe
 from observer.app.widgets.status_bar import StatusBar
@@ -53,6 +54,7 @@ class WatchScreen(Screen[None]):
         Binding("shift+right", f"pan({PAN_COLUMNS})", "Pan right", show=False),
         Binding("ctrl+c", "copy_selection", "Copy", show=False),
         Binding("v", "select_with_keys", "Select", show=False),
+        Binding("p", "people", "Who is here", show=False),
         Binding("escape", "back", "Dashboard", show=False),
     ]
     COMMANDS: ClassVar = {ViewCommands}
@@ -101,6 +103,9 @@ class WatchScreen(Screen[None]):
         self.view.mark_dirty(set(), whole=True)
         self._report_size()
         self.session_changed(self.link)
+        asked = self.session.status(self._now()).asked_by
+        if asked and self.app.screen is self:  # asked while this view was elsewhere
+            self.ask_to_hand_over(*asked[0])
 
     def on_resize(self, event: events.Resize) -> None:
         self._report_size()
@@ -225,18 +230,36 @@ class WatchScreen(Screen[None]):
         return True
 
     def action_take_control(self) -> None:
-        """Ask for confirmation, then ask for the keyboard."""
+        """Ask for confirmation, then ask for the keyboard (its holder, if somebody has it)."""
         if self.control or self._refuse("Cannot take control"):
             return
+        status = self.session.status(self._now())
+        question = "Take control of this agent?"
         detail = "Every key you press will go to the agent until you press ctrl+] to hand it back."
-        if self.session.status(self._now()).arbitration == "none":
+        if status.arbitration == "none":
             detail += " This peer does not arbitrate control: if it is read-only, it ignores you."
+        elif status.holder == "other":
+            holder = status.holder_label or "the holder"
+            question = f"Ask {holder} for the keyboard?"
+            detail = f"{holder} is asked; you watch until they hand it over."
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self.session.take(self._now())
 
-        self.app.push_screen(ConfirmScreen("Take control of this agent?", detail), answered)
+        self.app.push_screen(ConfirmScreen(question, detail), answered)
+
+    def ask_to_hand_over(self, asker: int, label: str) -> None:
+        """``label`` asks for the keyboard we hold: y hands it over, n keeps it."""
+        ask_to_hand_over(self.app, self.session, self._now, asker, label)
+
+    def action_people(self) -> None:
+        """Show who is watching this agent."""
+        self.app.push_screen(PeopleScreen(self.session.presence))
+
+    def people_commands(self) -> Iterable[SystemCommand]:
+        """The palette's entries for who is here and handing the keyboard over."""
+        return people_commands(self.session, self._now, self.action_people)
 
     def action_release_control(self) -> None:
         """Hand the keyboard back and watch again."""

@@ -1,7 +1,9 @@
 """The status bar under a watched terminal: mode, crop, connection, agent state, endpoint, latency.
 
-Everything it shows that came from the remote (endpoint label, identifier, title) is plain text
-built with :class:`rich.text.Text`, never markup. A window too narrow for the whole line keeps what
+Everything it shows that came from the remote (endpoint label, identifier, title, people's
+labels) is plain text built with :class:`rich.text.Text`, never markup. A click on it opens the
+command palette, in control too, where every key goes to the agent: that is how a holder reaches
+"Hand the keyboard to NAME". A window too narrow for the whole line keeps what
 matters most (the ranks below), cuts the agent's own words short, and ends the line in ``…``.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import time
 
 from rich.text import Text
+from textual import events
 from textual.widget import Widget
 
 from observer.app.links import Link, endpoint_said_once
@@ -19,6 +22,9 @@ from observer.app.widgets.terminal_view import TerminalView
 from observer.client import state_words
 
 REFRESH = 0.5
+HOLDER_CELLS = 24
+"""Cells who has the keyboard keeps in a narrow window (``alice has the keyboard``); a longer
+name is cut there and gets the rest only where the hints fit."""
 
 # What a window too narrow for the whole bar keeps, first to last (fit_parts): the mode, who holds
 # the keyboard, the connection, the watchers and the title (16 cells of it) come before what the
@@ -53,6 +59,11 @@ class StatusBar(Widget):
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
 
+    def on_click(self, event: events.Click) -> None:
+        """Open the command palette (a mouse click is never the agent's, even in control)."""
+        event.stop()
+        self.app.action_command_palette()
+
     def render(self) -> Text:
         now = getattr(self.app, "clock", time.monotonic)()
         return fit_parts(self.parts(now), self.size.width)
@@ -82,8 +93,13 @@ class StatusBar(Widget):
         if copying:
             add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
             add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
-        if status.holder == "other" and status.live:
-            add(" held by another client ", HOLDER, f"bold {variables['warning']}")
+        warning = f"bold {variables['warning']}"
+        elsewhere = status.holder == "other" and status.live
+        if elsewhere or (status.in_control and status.asked_by):
+            keyboard = f" {state_words.keyboard(status)} "
+            add(keyboard, HINT, warning, shortest=HOLDER_CELLS, least=HOLDER)
+            if elsewhere and status.may_take and not status.asking:
+                add(" ctrl+t asks for it ", HINT, "dim")
         elif status.in_control:
             add(" ctrl+] hands back ", HINT, "dim")
         elif status.requesting:

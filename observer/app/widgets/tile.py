@@ -204,6 +204,9 @@ def title_line(index: int, label: str, status: SessionStatus) -> Text:
     title.append(" ")
     title.append(name, "bold")  # first: a narrow tile cuts the end of the line
     title.append("  ")
+    if status.holder == "other" and status.live:  # somebody else types into this agent
+        title.append(f"⌨ {status.holder_label or 'someone'}", "bold")
+        title.append("  ")
     if attention is not None:  # the heavy border says it too, even where the badge is cut
         title.append(f" {attention.reason} ", "bold reverse")
         title.append(f" {int(status.quiet_for)}s {attention.text}".rstrip())

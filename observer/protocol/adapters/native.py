@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
 from observer.protocol import frames
-from observer.protocol.adapter import Adapter, Message
+from observer.protocol.adapter import Adapter, HandsOver, Message
 from observer.protocol.events import Capabilities, Event, ProtocolViolation
 from observer.protocol.native_events import event_of
+from observer.protocol.people_frames import PEOPLE_FEATURE, Ask, Decline, Hand
 from observer.protocol.screen_frames import DEFAULT_FPS, Screen, SetView, View
 
 
@@ -26,12 +27,12 @@ def query_params(
     api_version: str = frames.API_VERSION,
 ) -> dict[str, str]:
     """The upgrade request's query: ``identifier``, ``api-version``, ``mode``, ``since`` and the
-    optional frames this client understands (``features=echo``)."""
+    optional frames this client understands (``features=echo,people``)."""
     params = {"identifier": identifier, "api-version": api_version}
     params["mode"] = "control" if control else "watch"
     if since is not None:
         params["since"] = str(since)
-    params[frames.FEATURES_PARAMETER] = frames.ECHO_FEATURE
+    params[frames.FEATURES_PARAMETER] = f"{frames.ECHO_FEATURE},{PEOPLE_FEATURE}"
     return params
 
 
@@ -121,6 +122,18 @@ class NativeAdapter:
         """``release``."""
         return [frames.encode(frames.Release())]
 
+    def encode_ask(self) -> list[Message]:
+        """``ask``: ask the holder for the keyboard."""
+        return [frames.encode(Ask())]
+
+    def encode_hand(self, to: int) -> list[Message]:
+        """``hand``: give the keyboard (held by us) to connection ``to``."""
+        return [frames.encode(Hand(to))]
+
+    def encode_decline(self, to: int) -> list[Message]:
+        """``decline``: keep the keyboard; connection ``to`` is told no."""
+        return [frames.encode(Decline(to))]
+
     def encode_resync(self) -> list[Message]:
         """``resync``: the output backlog before the snapshot will be skipped."""
         return [frames.encode(frames.Resync())]
@@ -134,4 +147,7 @@ class NativeAdapter:
 if TYPE_CHECKING:  # mypy proves that the native adapter is an Adapter
 
     def _is_an_adapter(adapter: NativeAdapter) -> Adapter:
+        return adapter
+
+    def _hands_over(adapter: NativeAdapter) -> HandsOver:
         return adapter

@@ -48,7 +48,8 @@ def test_output_advances_the_stream_offset() -> None:
 def test_resume_keeps_its_offset_and_gets_the_missing_bytes() -> None:
     session = NativeAdapter(since=15)
     assert query("agent", since=15) == (
-        "/?identifier=agent&api-version=2024-02-02-preview&mode=watch&since=15&features=echo"
+        "/?identifier=agent&api-version=2024-02-02-preview&mode=watch&since=15"
+        "&features=echo%2Cpeople"
     )
     session.receive(hello(15))
     assert session.receive(b"xyz") == [OutputReceived(b"xyz", 15)]

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from observer.protocol import frames as f
+from observer.protocol.people_frames import Ask, Decline, Hand, People, Person
 
 SERVER_FRAMES: list[f.ServerFrame] = [
     f.Hello("agent-1", "watch", 120, 40, 42, "none", 3, "vim — main.py"),
@@ -23,6 +24,8 @@ SERVER_FRAMES: list[f.ServerFrame] = [
     f.Echo(False),
     f.Echo(True),
     f.Error(f.NOT_HOLDER, "input dropped"),
+    People(2, 1, (Person(1, "alice", "control", 1.5, False), Person(2, "bob", "watch", 2, True))),
+    People(1, None, ()),
 ]
 CLIENT_FRAMES: list[f.ClientFrame] = [
     f.Input(b"ls\r"),
@@ -30,6 +33,9 @@ CLIENT_FRAMES: list[f.ClientFrame] = [
     f.Release(),
     f.Resize(100, 30),
     f.Resync(),
+    Ask(),
+    Hand(3),
+    Decline(4),
 ]
 
 

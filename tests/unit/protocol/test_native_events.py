@@ -13,6 +13,7 @@ from observer.protocol.events import (
     Event,
     Exited,
     OutputReceived,
+    PeopleListed,
     PresenceChanged,
     ProtocolViolation,
     Resized,
@@ -22,6 +23,7 @@ from observer.protocol.events import (
     TitleChanged,
 )
 from observer.protocol.native_events import event_of, frame_of
+from observer.protocol.people_frames import Person
 
 EVENTS: list[Event] = [
     SessionStarted("agent", "watch", 80, 24, 7, "other", 2, "build", may_control=False),
@@ -29,6 +31,8 @@ EVENTS: list[Event] = [
     Resized(120, 40),
     ControlChanged("you"),
     PresenceChanged(3),
+    PeopleListed(2, None, (Person(2, "bob", "control", 17.25, True),)),
+    ControlRefused(frames.DECLINED, "alice keeps the keyboard"),
     Exited(2),
     EchoChanged(False),
     ControlRefused(frames.CONTROL_HELD, "another client holds control"),

@@ -130,7 +130,9 @@ def test_without_an_authenticator_everybody_gets_control() -> None:
 
 def test_the_list_of_sessions_is_asked_with_a_token_and_an_api_version() -> None:
     listing = "/sessions?api-version=2024-02-02-preview"
-    assert request(listing, token="wat", sub="") == Listing()
+    listed = request(listing, token="wat", sub="")
+    assert isinstance(listed, Listing) and listed.credential is not None
+    assert listed.credential.role == "watch"
     assert request(listing, token=None) == Refusal(HTTPStatus.FORBIDDEN, "Unauthenticated")
     assert request("/sessions?api-version=x", token="bad") == Refusal(
         HTTPStatus.FORBIDDEN, "Unauthenticated"

@@ -64,3 +64,19 @@ def test_exp_and_aud_are_required_and_the_role_defaults_to_watch() -> None:
 def test_a_key_that_is_not_a_pem_public_key_is_a_clear_error() -> None:
     with pytest.raises(UsageError, match="not a PEM public key"):
         JwtVerifier(b"-----BEGIN NONSENSE-----", "observer")
+
+
+def test_a_jwt_names_its_holder_and_may_be_scoped_to_identifiers() -> None:
+    key = ed25519.Ed25519PrivateKey.generate()
+    verifier = JwtVerifier(pem(key), "observer")
+
+    def check(**extra: object) -> object:
+        return verifier.check(jwt.encode({**claims(), **extra}, key, algorithm="EdDSA"))
+
+    named = check(sub="u-17", name="Alice Example", identifiers=["agent-1"])
+    assert named is not None
+    assert named.label == "Alice Example" and named.scope == frozenset({"agent-1"})  # type: ignore[attr-defined]
+    subject = check(sub="u-17")
+    assert subject.label == "u-17" and subject.scope is None  # type: ignore[attr-defined]
+    for malformed in ([], "agent-1", ["../x"], [1]):
+        assert check(identifiers=malformed) is None

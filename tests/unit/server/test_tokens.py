@@ -120,7 +120,7 @@ def test_issue_list_and_revoke_by_label_or_digest_prefix(
     assert main(["token", "list", "--tokens", str(path)]) == 0
     listing = capsys.readouterr().out
     lines = listing.splitlines()
-    assert lines[0].split() == ["LABEL", "ROLE", "CREATED", "EXPIRES", "DIGEST"]
+    assert lines[0].split() == ["LABEL", "ROLE", "CREATED", "EXPIRES", "SESSIONS", "DIGEST"]
     assert lines[1].split()[:2] == ["alice", "control"] and lines[3].split()[:2] == ["-", "watch"]
     assert all(token not in listing for token in tokens.values())
     assert main(["token", "revoke", "alice", "--tokens", str(path)]) == 0
@@ -140,6 +140,7 @@ def test_issue_list_and_revoke_by_label_or_digest_prefix(
         (["issue", "watch", "--label", "no spaces"], "bad --label"),
         (["issue", "watch", "--expires", "soon"], "bad --expires"),
         (["issue", "watch", "--expires", "0d"], "bad --expires"),
+        (["issue", "watch", "--identifier", "../etc"], "bad --identifier"),
     ],
 )
 def test_token_mistakes_are_one_line_errors(
@@ -162,3 +163,27 @@ def test_revoking_rewrites_the_file_in_one_step_keeping_comments_and_mode(tmp_pa
     assert path.read_text() == f"# team\n\ncontrol {digest('b')}\n"
     assert path.stat().st_mode & 0o777 == 0o640 and path.stat().st_ino != inode
     assert [p.name for p in tmp_path.iterdir()] == ["tokens"]  # no temporary file left
+
+
+def test_a_scoped_token_is_issued_listed_and_admits_only_its_sessions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "tokens"
+    issue = ["token", "issue", "watch", "--tokens", str(path), "--label", "carol"]
+    assert main([*issue, "--identifier", "agent-1", "--identifier", "agent-2"]) == 0
+    token = capsys.readouterr().out.strip()
+    assert main(["token", "list", "--tokens", str(path)]) == 0
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[0] == "carol" and "agent-1,agent-2" in row
+    credential = TokenDigests.load(path).check(token, 0.0)
+    assert credential is not None and credential.label == "carol"
+    assert credential.admits("agent-2") and not credential.admits("agent-3")
+
+
+def test_changing_a_tokens_scope_in_the_file_ends_its_connections(tmp_path: Path) -> None:
+    entry = TokenEntry("watch", digest("w"), "carol", identifiers=frozenset({"a"}))
+    auth = Authenticator(TokenDigests([entry]))
+    credential = auth.check("w")
+    assert credential is not None and auth.revocation(credential) is None
+    auth.digests = TokenDigests([TokenEntry("watch", digest("w"), "carol")])
+    assert auth.revocation(credential) == "token's identifiers changed"

@@ -24,6 +24,7 @@ from observer.app.attention_alerts import AttentionAlerts
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link, dispatch
 from observer.app.messages import SessionChanged
+from observer.app.notify_command import NotifyRunner, NotifyTarget
 from observer.app.recogniser_files import load_recognisers
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
@@ -55,6 +56,7 @@ class ObserverApp(App[int]):
         screenshot_dir: Path | None = None,
         desktop_notifications: bool = False,
         environ: Mapping[str, str] = os.environ,
+        notify: Mapping[int, NotifyTarget] | None = None,
     ) -> None:
         super().__init__()
         self.clock = clock
@@ -83,6 +85,13 @@ class ObserverApp(App[int]):
             spawn=lambda job: self.run_worker(job, group="desktop", exit_on_error=False),
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
+        self.notify_runner = NotifyRunner(
+            notify or {},
+            spawn=lambda job: self.run_worker(job, group="notify", exit_on_error=False),
+            complain=lambda text: self.notify(text, severity="error", markup=False),
+            environ=environ,
+        )
+        """Runs the notify command when an agent starts waiting (:mod:`observer.client.notify`)."""
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
@@ -187,6 +196,7 @@ class ObserverApp(App[int]):
             if isinstance(screen, WatchScreen | DashboardScreen):
                 screen.session_changed(link)
         self._check_attention(link, self.clock())
+        self.notify_runner.check([link], self.clock())
 
     def check_agents(self) -> None:
         """Hand back idle control, and tell the user when an agent starts needing them."""
@@ -194,6 +204,7 @@ class ObserverApp(App[int]):
         for link in self.links:
             link.session.tick(now)
             self._check_attention(link, now)
+        self.notify_runner.check(self.links, now)
 
     def _check_attention(self, link: Link, now: float) -> None:
         name = link.label.partition(" · ")[0] if len(self.links) > 1 else "the agent"

@@ -20,7 +20,7 @@ from observer.client.derived import Derived
 from observer.client.events import Outlet, SessionEvent
 from observer.client.lifecycle import JoinRequest, Lifecycle
 from observer.client.notify import Question, read_question
-from observer.client.parse_queue import ParseQueue
+from observer.client.parse_queue import FeedTap, ParseQueue
 from observer.client.peer_events import Parts, PeerEvents
 from observer.client.recognisers import Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy
@@ -161,6 +161,11 @@ class WatchedSession:
     def status(self, now: float) -> SessionStatus:
         """The session as views show it at ``now``."""
         return self._derived.status(now)
+
+    def tap_feed(self, tap: FeedTap | None) -> None:
+        """Hand ``tap`` every byte the model is fed from now on, and each change of its size
+        (live rewind's history); None stops."""
+        self._queue.tap = tap
 
     def question(self) -> Question:
         """What the screen asks now, as the recognisers read it (told to a notify command)."""

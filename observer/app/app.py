@@ -26,6 +26,7 @@ from observer.app.links import Link, dispatch
 from observer.app.messages import SessionChanged
 from observer.app.notify_command import NotifyRunner, NotifyTarget
 from observer.app.recogniser_files import load_recognisers
+from observer.app.rewind import SessionHistories
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
@@ -92,6 +93,8 @@ class ObserverApp(App[int]):
             environ=environ,
         )
         """Runs the notify command when an agent starts waiting (:mod:`observer.client.notify`)."""
+        self.histories = SessionHistories(clock)
+        """Each session's history since it connected, for live rewind (:mod:`observer.app.rewind`)."""
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
@@ -134,6 +137,7 @@ class ObserverApp(App[int]):
             self.notify(
                 str(broken), title="Prompt rules not loaded", severity="error", markup=False
             )
+        self.histories.start(self.links)
         for link in self.links:
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -197,6 +201,7 @@ class ObserverApp(App[int]):
                 screen.session_changed(link)
         self._check_attention(link, self.clock())
         self.notify_runner.check([link], self.clock())
+        self.histories.seen(link, self.clock())
 
     def check_agents(self) -> None:
         """Hand back idle control, and tell the user when an agent starts needing them."""
@@ -204,6 +209,7 @@ class ObserverApp(App[int]):
         for link in self.links:
             link.session.tick(now)
             self._check_attention(link, now)
+            self.histories.seen(link, now)
         self.notify_runner.check(self.links, now)
 
     def _check_attention(self, link: Link, now: float) -> None:
@@ -317,3 +323,4 @@ class ObserverApp(App[int]):
         for link in self.links:
             with contextlib.suppress(ObserverError):
                 await link.close()
+        self.histories.close()

@@ -75,6 +75,7 @@ class SessionHistory:
         cap: Most bytes of spool files kept.
         segment: Bytes per spool file.
         coalesce: Seconds of output gathered into one event.
+        keyframes: Most keyframes kept (default: what fits the replay engine's memory bound).
     """
 
     def __init__(
@@ -88,11 +89,12 @@ class SessionHistory:
         cap: int = DISK_CAP,
         segment: int = SEGMENT,
         coalesce: float = COALESCE,
+        keyframes: int | None = None,
     ) -> None:
         self.folder, self.cap, self.segment, self.coalesce = folder, cap, segment, coalesce
         self.start = now
         self.timeline = Timeline(model.cols, model.rows, source=self)
-        self.keyframes = LiveKeyframes(self.timeline, model)
+        self.keyframes = LiveKeyframes(self.timeline, model, limit=keyframes)
         self.dropped = 0
         """Spool files deleted to keep within ``cap``."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")

@@ -8,6 +8,7 @@ matters most (the ranks below), cuts the agent's own words short, and ends the l
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual.widget import Widget
@@ -49,6 +50,8 @@ class StatusBar(Widget):
         self.link = link
         self.view = view
         """The view whose crop the bar shows (what it hides is the view's, not the session's)."""
+        self.rewind_label: Callable[[float], str] | None = None
+        """How far back the view shows the session (``REWIND −2:35``; empty: live)."""
 
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
@@ -82,6 +85,10 @@ class StatusBar(Widget):
         if copying:
             add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
             add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
+        rewound = self.rewind_label(now) if self.rewind_label is not None else ""
+        if rewound:  # the view shows the past: said with the mode, and how to get back
+            add(f" {rewound} ", MODE, f"bold {variables['background']} on {variables['error']}")
+            add(" end: live ", HINT, "dim")
         if status.holder == "other" and status.live:
             add(" held by another client ", HOLDER, f"bold {variables['warning']}")
         elif status.in_control:

@@ -170,7 +170,7 @@ class SessionHistory:
         self._pending, self._pending_size, self._pending_since = [], 0, 0.0
         text = self._decoder.decode(data)
         time = self._pending_last
-        due = model is not None and self.keyframes.due(0, time)
+        due = model is not None and self.keyframes.due(len(data), time)
         if self._redactor is not None:
             text = self._redactor.feed(text)
             if due:

@@ -21,6 +21,7 @@ from textual.theme import BUILTIN_THEMES
 
 from observer.app import textual_patches
 from observer.app.attention_alerts import AttentionAlerts
+from observer.app.back_at_desk import BackAtDesk
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link, dispatch
 from observer.app.messages import SessionChanged
@@ -95,6 +96,8 @@ class ObserverApp(App[int]):
         """Runs the notify command when an agent starts waiting (:mod:`observer.client.notify`)."""
         self.histories = SessionHistories(clock)
         """Each session's history since it connected, for live rewind (:mod:`observer.app.rewind`)."""
+        self.back_at_desk = BackAtDesk(self.histories, self._while_away)
+        """Says what happened while the user looked elsewhere (:mod:`observer.app.back_at_desk`)."""
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
@@ -149,6 +152,8 @@ class ObserverApp(App[int]):
         else:
             self.add_class("-fleet")  # the command palette covers the tiles (app.tcss)
             self.push_screen(DashboardScreen(self.links, self.palette))
+            for link in self.links:  # a tile opened later says what happened since
+                self.back_at_desk.left(link, self.clock())
 
     def _notices_on_top(self, top: Screen[object]) -> None:
         """Only the screen in front shows notifications: one under a dialog hides its own, which
@@ -215,6 +220,17 @@ class ObserverApp(App[int]):
     def _check_attention(self, link: Link, now: float) -> None:
         name = link.label.partition(" · ")[0] if len(self.links) > 1 else "the agent"
         self.alerts.seen(id(link), name, link.session.status(now).attention)
+
+    def on_app_blur(self) -> None:
+        self.back_at_desk.blurred(self.clock())
+
+    def on_app_focus(self) -> None:
+        screen = self.screen
+        shown = [screen.link] if isinstance(screen, WatchScreen) else self.links
+        self.back_at_desk.focused(shown, self.clock())
+
+    def _while_away(self, text: str) -> None:
+        self.notify(text, title="While you were away", timeout=20, markup=False)
 
     def _write_to_host(self, text: str) -> None:
         """Write observer's own bytes to the host terminal (as Textual's ``App.bell`` does)."""

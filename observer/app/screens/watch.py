@@ -105,6 +105,8 @@ class WatchScreen(RewindKeys):
     def on_mount(self) -> None:
         self.view.focus()
         self.session_changed(self.link)
+        if self.can_go_back and hasattr(self.app, "back_at_desk"):  # a tile opened
+            self.app.back_at_desk.opened(self.link, self._now())
 
     def on_screen_resume(self) -> None:
         self.view.mark_dirty(set(), whole=True)
@@ -271,6 +273,8 @@ class WatchScreen(RewindKeys):
     def action_back(self) -> None:
         """Back to the dashboard (only when opened from it)."""
         if self.can_go_back:
+            if hasattr(self.app, "back_at_desk"):
+                self.app.back_at_desk.left(self.link, self._now())
             self.dismiss()
 
     # -- input --------------------------------------------------------------------------------

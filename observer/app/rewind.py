@@ -27,8 +27,9 @@ from observer.replay.playback import Moved
 from observer.replay.rewind import Rewind
 from observer.terminal import TerminalModel
 
-TILE_KEYFRAMES = 48
-"""Keyframes each session keeps when several are watched (a dashboard): a few MiB each."""
+TILE_KEYFRAMES = 12
+"""Keyframes each session keeps when several are watched (a dashboard of up to 100): about
+a MiB each for a 120x40 screen; a seek there feeds more of the history."""
 
 
 @dataclass

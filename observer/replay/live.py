@@ -14,7 +14,9 @@ the start of what can be shown.
 
 from __future__ import annotations
 
-from observer.replay.keyframes import BUDGET, SPACING, KeyframeIndex
+import dataclasses
+
+from observer.replay.keyframes import BUDGET, SPACING, Keyframe, KeyframeIndex
 from observer.replay.timeline import RESIZE, Timeline
 from observer.terminal import TerminalModel
 
@@ -40,6 +42,13 @@ class LiveKeyframes(KeyframeIndex):
         super().__init__(timeline, spacing=spacing, budget=budget, limit=limit)
         self._model = model  # the keyframes snapshot the live model: nothing is fed twice
         self._frames = ([self._keyframe(0, 0.0)], [0])
+
+    def _keyframe(self, index: int, time: float) -> Keyframe:
+        """The live model's screen: its scrollback (the live one, up to 10,000 lines) is left
+        out, as a player shows the screen only; it was most of a keyframe's memory."""
+        model = self._model
+        screen = dataclasses.replace(model.snapshot(), history=(), unscrolled=0)
+        return Keyframe(index, time, screen, tuple(model.text()), self._offset)
 
     def build(self, max_events: int = 5000) -> bool:
         """Nothing to build: keyframes are taken as events are appended."""

@@ -130,3 +130,19 @@ def test_the_history_file_is_a_recording_with_markers(
     history.marker("exit", 101.0)
     codes = [history.timeline.code(i) for i in range(len(history.timeline))]
     assert codes == [OUTPUT, MARKER]
+
+
+def test_a_scrolling_log_rewinds_to_its_screen_and_keyframes_keep_no_scrollback(
+    tmp_path: Path,
+) -> None:
+    model = TerminalModel(40, 6, 1000)
+    history = SessionHistory(tmp_path, model, now=0.0)
+    history.keyframes.spacing = 2.0
+    for n in range(300):
+        fed(history, model, b"log line %d\r\n" % n, n * 0.1)
+    history.flush(model, 30.0)
+    assert len(model.history) > 200
+    assert all(not k.snapshot.history for k in history.keyframes.keyframes)
+    rewind = Rewind(history.timeline, history.keyframes)
+    rewind.seek(15.05, 30.0)
+    assert rewind.player.model.text()[-2] == "log line 150"

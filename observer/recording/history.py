@@ -233,6 +233,10 @@ class SessionHistory:
             parts.append(os.pread(segment.reader, count, begin - segment.start))
         return b"".join(parts)
 
+    def write_out(self) -> None:
+        """Hand every line waiting in memory to the OS now (else the spool's thread does)."""
+        self._segments[-1].spool.flush()
+
     def close(self) -> None:
         """Close and delete the spool files."""
         for segment in self._segments:

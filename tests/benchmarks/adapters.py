@@ -233,7 +233,7 @@ def _rewind(out: str) -> Found:
         r"live model alone ([\d.]+) s, with the history's tap ([\d.]+) s \(([\d.]+)x\)", out
     )
     if cost:
-        key = "rewind: feeding an hour with the history's tap"
+        key = "rewind: feeding an hour with the history's tap (CPU)"
         found[key] = (
             key,
             goals[key],
@@ -402,7 +402,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "rewind: seek max": "—",
         "rewind: seek p99, CPU time": "≤ 100 ms",
         "rewind: history memory after an hour": "≤ 50 MiB",
-        "rewind: feeding an hour with the history's tap": "—",
+        "rewind: feeding an hour with the history's tap (CPU)": "—",
     },
     "app_flood": {
         "app: key handled p50": "—",

@@ -55,14 +55,19 @@ class SessionHistories:
     def start(self, links: list[Link]) -> None:
         """Keep a history of each of ``links`` from now on."""
         if self._folder is None:
-            # mkdtemp makes it 0700: the history holds whatever the agents showed.
-            self._folder = Path(tempfile.mkdtemp(prefix="observer-rewind-"))
+            try:  # mkdtemp makes it 0700: the history holds whatever the agents showed
+                self._folder = Path(tempfile.mkdtemp(prefix="observer-rewind-"))
+            except OSError:  # no temporary folder: watched without rewind
+                return
         keyframes = TILE_KEYFRAMES if len(links) > 1 else None
         for number, link in enumerate(links):
             folder = self._folder / str(number)
-            folder.mkdir(mode=0o700)
             session = link.session
-            history = SessionHistory(folder, session.model, self.clock(), keyframes=keyframes)
+            try:
+                folder.mkdir(mode=0o700)
+                history = SessionHistory(folder, session.model, self.clock(), keyframes=keyframes)
+            except OSError:  # no room for a history: the session is watched without rewind
+                continue
             session.tap_feed(history)
             self._kept[id(link)] = Kept(history, Happenings())
 

@@ -68,12 +68,23 @@ class RewindKeys(Screen[None]):
     def _move(self, moving: object) -> None:
         source = self.source
         assert source is not None and callable(moving)
+        if source.history.error is not None:
+            self._stopped(source.history.error)
+            return
         try:
             source.move(moving, self._clock())
-        except ObserverError as error:  # the history's files were removed under it
-            self.notify(str(error), severity="error", markup=False)
+        except (ObserverError, OSError) as error:  # its files were removed, or the disk failed
+            self._stopped(error)
             source.go_live()
         self._moved(source.rewind)
+
+    def _stopped(self, error: Exception) -> None:
+        what = error.strerror if isinstance(error, OSError) else str(error)
+        self.notify(
+            f"Rewind is not available: the session's history could not be kept ({what}).",
+            severity="error",
+            markup=False,
+        )
 
     def action_back_to_live(self) -> None:
         """Show live again (and scroll the view back to the screen)."""
@@ -107,8 +118,8 @@ class RewindKeys(Screen[None]):
         assert source is not None
         try:
             matches = find(source.history.timeline, source.history.keyframes, query)
-        except ObserverError as error:
-            self.app.call_from_thread(self.notify, str(error), severity="error", markup=False)
+        except (ObserverError, OSError) as error:
+            self.app.call_from_thread(self._stopped, error)
             return
         self.app.call_from_thread(self._found, query, matches)
 

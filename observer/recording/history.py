@@ -28,6 +28,7 @@ import codecs
 import contextlib
 import io
 import os
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,11 @@ class SessionHistory:
         self.keyframes = LiveKeyframes(self.timeline, model, limit=keyframes)
         self.dropped = 0
         """Spool files deleted to keep within ``cap``."""
+        self.error: OSError | None = None
+        """Why the history stopped (a spool file could not be written): it then keeps nothing
+        more, and the session goes on."""
+        self._files = threading.Lock()
+        """Held to read the spool files (a search's thread) and to delete or add one."""
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         secrets = [secret for secret in secrets if secret]
         self._redactor = Redactor(secrets, shapes=redact) if redact or secrets else None
@@ -119,6 +125,8 @@ class SessionHistory:
         Output is gathered for :data:`COALESCE` seconds into one event, timed at its last chunk.
         The model has been fed ``data`` already, so a keyframe is taken only when the event
         written holds it too (a keyframe shows the screen after every event before it)."""
+        if self.error is not None:
+            return
         time = self._time(now)
         if self._pending and time - self._pending_since >= self.coalesce:
             self._write_pending(None)
@@ -132,6 +140,8 @@ class SessionHistory:
 
     def resized(self, model: TerminalModel, now: float) -> None:
         """``model`` has a new size (and nothing on it yet): a resize event and a keyframe."""
+        if self.error is not None:
+            return
         self._write_pending(None)
         time = self._time(now)
         self._append(Event(time, RESIZE, format_size(model.cols, model.rows)))
@@ -139,11 +149,15 @@ class SessionHistory:
 
     def marker(self, label: str, now: float) -> None:
         """A marker (its label from :mod:`observer.asciicast.markers`) at ``now``."""
+        if self.error is not None:
+            return
         self._write_pending(None)
         self._append(Event(self._time(now), MARKER, label))
 
     def flush(self, model: TerminalModel, now: float) -> None:
         """Write the output gathered so far as one event (before a seek reads the history)."""
+        if self.error is not None:
+            return
         self._time(now)
         self._write_pending(model)
 
@@ -181,7 +195,11 @@ class SessionHistory:
         if model is not None and whole and not (self._redactor and self._redactor.holding):
             rotate = self._segments[-1].size >= self.segment
             if rotate:
-                self._rotate()
+                try:
+                    self._rotate()
+                except OSError as error:  # a full disk: the history stops, the session goes on
+                    self.error = error
+                    return
             self.keyframes.appended(model, force=rotate)
 
     def _append(self, event: Event) -> None:
@@ -211,8 +229,12 @@ class SessionHistory:
 
     def _rotate(self) -> None:
         """Start the next spool file; delete the oldest ones past the cap."""
-        self._segments[-1].spool.close()
-        self._open_segment()
+        with self._files:
+            self._segments[-1].spool.close()
+            self._open_segment()
+            self._drop_oldest()
+
+    def _drop_oldest(self) -> None:
         while len(self._segments) > 1 and sum(s.size for s in self._segments) > self.cap:
             oldest = self._segments.pop(0)
             self._close(oldest)
@@ -220,7 +242,15 @@ class SessionHistory:
             self.keyframes.forget_before(self._segments[0].first)
 
     def read(self, offset: int, size: int) -> bytes:
-        """``size`` bytes of the lines from global ``offset`` (a ``SpanSource``)."""
+        """``size`` bytes of the lines from global ``offset`` (a ``SpanSource``).
+
+        Raises:
+            OSError: A spool file could not be written or read.
+        """
+        with self._files:
+            return self._read(offset, size)
+
+    def _read(self, offset: int, size: int) -> bytes:
         parts = []
         for segment in self._segments:
             end = segment.start + segment.size
@@ -234,19 +264,25 @@ class SessionHistory:
         return b"".join(parts)
 
     def write_out(self) -> None:
-        """Hand every line waiting in memory to the OS now (else the spool's thread does)."""
-        self._segments[-1].spool.flush()
+        """Hand every line waiting in memory to the OS now (else the spool's thread does).
+
+        Raises:
+            OSError: A spool file could not be written.
+        """
+        with self._files:
+            self._segments[-1].spool.flush()
 
     def close(self) -> None:
         """Close and delete the spool files."""
-        for segment in self._segments:
-            self._close(segment)
-        self._segments = []
+        with self._files:
+            for segment in self._segments:
+                self._close(segment)
+            self._segments = []
 
     @staticmethod
     def _close(segment: _Segment) -> None:
         with contextlib.suppress(OSError):
             segment.spool.close()
         os.close(segment.reader)
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # gone already, or its folder is
             segment.path.unlink()

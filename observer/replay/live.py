@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 
-from observer.replay.keyframes import BUDGET, SPACING, Keyframe, KeyframeIndex
+from observer.replay.keyframes import (
+    BUDGET,
+    SPACING,
+    Keyframe,
+    KeyframeIndex,
+    limit_for,
+)
 from observer.replay.timeline import RESIZE, Timeline
 from observer.terminal import TerminalModel
 
@@ -70,6 +76,8 @@ class LiveKeyframes(KeyframeIndex):
         self.position = end
         time = timeline.time(end - 1)
         if force or timeline.code(end - 1) == RESIZE or self.due(0, time):
+            # Fewer keyframes of a larger screen: the memory bound holds whatever size it grows to.
+            self.limit = min(self.limit, limit_for(model.cols, model.rows))
             self._model, self._offset = model, timeline.output_bytes
             self._add(end, time)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,24 @@ def test_a_scrolling_log_rewinds_to_its_screen_and_keyframes_keep_no_scrollback(
     rewind = Rewind(history.timeline, history.keyframes)
     rewind.seek(15.05, 30.0)
     assert rewind.player.model.text()[-2] == "log line 150"
+
+
+def test_a_spool_file_that_cannot_be_made_stops_the_history_not_the_session(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "history"
+    folder.mkdir()
+    model = TerminalModel(40, 6)
+    history = SessionHistory(folder, model, now=0.0, segment=2_000)
+    shutil.rmtree(folder)
+    folder.write_text("")  # no new spool file can be made where the folder was
+    for n in range(200):
+        fed(history, model, frame(n), n * 0.2)
+    history.marker("exit", 50.0)
+    assert isinstance(history.error, NotADirectoryError)
+    assert model.text()[0] == "counter 199"  # the session went on
+    events = len(history.timeline)
+    fed(history, model, frame(200), 41.0)
+    history.flush(model, 42.0)
+    assert len(history.timeline) == events  # and the history kept nothing more
+    history.close()

@@ -36,6 +36,7 @@ from pathlib import Path
 from observer.asciicast import MARKER, OUTPUT, RESIZE, Event, Header
 from observer.asciicast.redact import Redactor
 from observer.asciicast.writer import CastWriter
+from observer.recording.recorder import HOLD_LIMIT
 from observer.recording.spool import Spool
 from observer.replay.live import LiveKeyframes
 from observer.replay.timeline import Timeline
@@ -129,7 +130,7 @@ class SessionHistory:
             return
         time = self._time(now)
         if self._pending and time - self._pending_since >= self.coalesce:
-            self._write_pending(None)
+            self._write_pending(None, release=time - self._pending_last >= HOLD_LIMIT)
         self._pending.append(data)
         self._pending_size += len(data)
         if len(self._pending) == 1:
@@ -142,7 +143,7 @@ class SessionHistory:
         """``model`` has a new size (and nothing on it yet): a resize event and a keyframe."""
         if self.error is not None:
             return
-        self._write_pending(None)
+        self._write_pending(None, release=True)
         time = self._time(now)
         self._append(Event(time, RESIZE, format_size(model.cols, model.rows)))
         self.keyframes.appended(model)
@@ -151,15 +152,15 @@ class SessionHistory:
         """A marker (its label from :mod:`observer.asciicast.markers`) at ``now``."""
         if self.error is not None:
             return
-        self._write_pending(None)
+        self._write_pending(None, release=True)
         self._append(Event(self._time(now), MARKER, label))
 
     def flush(self, model: TerminalModel, now: float) -> None:
         """Write the output gathered so far as one event (before a seek reads the history)."""
         if self.error is not None:
             return
-        self._time(now)
-        self._write_pending(model)
+        time = self._time(now)
+        self._write_pending(model, release=time - self._pending_last >= HOLD_LIMIT)
 
     @property
     def duration(self) -> float:
@@ -176,8 +177,12 @@ class SessionHistory:
         self._last = max(self._last, now - self.start)
         return self._last
 
-    def _write_pending(self, model: TerminalModel | None) -> None:
-        """One output event of what was gathered; a keyframe after it when due and whole."""
+    def _write_pending(self, model: TerminalModel | None, *, release: bool = False) -> None:
+        """One output event of what was gathered; a keyframe after it when due and whole.
+
+        Text the redactor holds back (the end of what may be a secret) goes with it when a
+        keyframe is due, or with ``release``: :data:`~observer.recording.recorder.HOLD_LIMIT`
+        passed without more output, a marker or a resize, as a recording writes it."""
         if not self._pending:
             return
         data = b"".join(self._pending)
@@ -187,7 +192,7 @@ class SessionHistory:
         due = model is not None and self.keyframes.due(len(data), time)
         if self._redactor is not None:
             text = self._redactor.feed(text)
-            if due:
+            if due or release:
                 text += self._redactor.flush()
         if text:
             self._append(Event(time, OUTPUT, text))

@@ -13,8 +13,8 @@ core does (redacted, spooled to disk, keyframes from the live model). Then, in o
   samples: each costs seconds);
 - memory: what the history keeps after the hour (``tracemalloc``, current traced bytes once the
   hour is fed, less the same feed without a history), in two processes of their own;
-- cost: seconds to feed the hour into the live model alone, and with the history's tap (the
-  history's share of watching a busy agent).
+- cost: CPU seconds to feed the hour into the live model alone, and with the history's tap (the
+  history's share of watching a busy agent), the collector paced as the app paces it.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from pathlib import Path
 from observer.recording.history import SessionHistory
 from observer.replay import screen_at
 from observer.replay.rewind import Rewind
+from observer.runtime.collector import CollectorPacing
 from observer.terminal import TerminalModel
 from tests.benchmarks.replay import (
     COLS,
@@ -44,6 +45,8 @@ from tests.benchmarks.replay import (
 )
 
 SCROLLBACK = 10_000
+PACE_EVERY = 500
+"""Agent writes between two ticks of the collector's pacing (the app ticks every second)."""
 Hour = list[tuple[float, str, str]]
 
 
@@ -62,8 +65,11 @@ def feed(hour: Hour, folder: Path | None) -> tuple[TerminalModel, SessionHistory
     the other work on it)."""
     model = TerminalModel(COLS, ROWS, SCROLLBACK)
     history = SessionHistory(folder, model, 0.0) if folder is not None else None
+    pacing = CollectorPacing()  # as the app paces the collector while output flows
     started = time.process_time()
-    for when, code, data in hour:
+    for number, (when, code, data) in enumerate(hour):
+        if number % PACE_EVERY == 0:
+            pacing.tick(True)
         if code == "o":
             raw = data.encode("utf-8")
             model.feed(raw)
@@ -74,7 +80,9 @@ def feed(hour: Hour, folder: Path | None) -> tuple[TerminalModel, SessionHistory
     if history is not None:
         history.flush(model, hour[-1][0])
         history.write_out()  # what the spool's thread would write, counted here
-    return model, history, time.process_time() - started
+    spent = time.process_time() - started
+    pacing.stop()
+    return model, history, spent
 
 
 def kept_bytes(hour: Hour, with_history: bool) -> int:

@@ -33,6 +33,7 @@ from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.events import SessionEvent
+from observer.client.status import SessionStatus
 from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
 from observer.render.svg import mend_svg
@@ -204,22 +205,25 @@ class ObserverApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, WatchScreen | DashboardScreen):
                 screen.session_changed(link)
-        self._check_attention(link, self.clock())
-        self.notify_runner.check([link], self.clock())
-        self.histories.seen(link, self.clock())
+        now = self.clock()
+        self.notify_runner.check([self._check_attention(link, now)], now)
 
     def check_agents(self) -> None:
         """Hand back idle control, and tell the user when an agent starts needing them."""
         now = self.clock()
+        seen = []
         for link in self.links:
             link.session.tick(now)
-            self._check_attention(link, now)
-            self.histories.seen(link, now)
-        self.notify_runner.check(self.links, now)
+            seen.append(self._check_attention(link, now))
+        self.notify_runner.check(seen, now)
 
-    def _check_attention(self, link: Link, now: float) -> None:
+    def _check_attention(self, link: Link, now: float) -> tuple[Link, SessionStatus]:
+        """Tell the user, and the session's history, what is new in its status; return it."""
+        status = link.session.status(now)
         name = link.label.partition(" · ")[0] if len(self.links) > 1 else "the agent"
-        self.alerts.seen(id(link), name, link.session.status(now).attention)
+        self.alerts.seen(id(link), name, status.attention)
+        self.histories.seen(link, status, now)
+        return link, status
 
     def on_app_blur(self) -> None:
         self.back_at_desk.blurred(self.clock())

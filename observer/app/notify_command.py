@@ -75,14 +75,15 @@ class NotifyRunner:
         self.started = 0
         """Commands started so far."""
 
-    def check(self, links: Iterable[Link], now: float) -> None:
-        """Run the command for each of ``links`` that started waiting, longest wait first."""
+    def check(self, seen: Iterable[tuple[Link, SessionStatus]], now: float) -> None:
+        """Run the command for each session ``seen`` (with its status at ``now``) that started
+        waiting, longest wait first."""
         requests = []
-        for link in links:
+        for link, status in seen:
             target = self.targets.get(id(link))
             if target is None:
                 continue
-            request = self._request(link, target, link.session.status(now), now)
+            request = self._request(link, target, status, now)
             if request is not None:
                 requests.append((request, target))
         for request, target in sorted(requests, key=lambda pair: -pair[0].waited):

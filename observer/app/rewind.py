@@ -22,6 +22,7 @@ from pathlib import Path
 from observer.app.links import Link, LiveScreen
 from observer.app.widgets.screen_source import Listener
 from observer.client.happenings import Happenings
+from observer.client.status import SessionStatus
 from observer.recording.history import SessionHistory
 from observer.replay.playback import Moved
 from observer.replay.rewind import Rewind
@@ -75,12 +76,12 @@ class SessionHistories:
         """``link``'s history, if one is kept."""
         return self._kept.get(id(link))
 
-    def seen(self, link: Link, now: float) -> None:
-        """Note what changed in ``link``'s status; new moments become markers."""
+    def seen(self, link: Link, status: SessionStatus, now: float) -> None:
+        """Note what changed in ``link``'s ``status``; new moments become markers."""
         kept = self._kept.get(id(link))
         if kept is None:
             return
-        for happened in kept.happenings.seen(link.session.status(now), now):
+        for happened in kept.happenings.seen(status, now):
             kept.history.marker(happened.label, now)
 
     def close(self) -> None:

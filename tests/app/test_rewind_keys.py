@@ -63,3 +63,9 @@ async def test_markers_search_and_take_control_from_live_only() -> None:
         await until(lambda: "COUNTER 024" in shown(app), "5 s back")
         await pilot.press("end")
         await until(lambda: "COUNTER 029" in shown(app), "live again")
+        await pilot.press("left")
+        await until(lambda: "REWIND" in status(app), "rewound")
+        await pilot.press("ctrl+x")  # an interrupt too is asked from live
+        await until(lambda: isinstance(app.screen, ConfirmScreen), "the interrupt's confirmation")
+        await pilot.press("escape")
+        await until(lambda: "REWIND" not in status(app), "live before the interrupt")

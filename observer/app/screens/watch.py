@@ -255,7 +255,8 @@ class WatchScreen(RewindKeys):
         self.session.release(self._now())
 
     def action_interrupt(self) -> None:
-        """Send one Ctrl-C after confirmation, without staying in control."""
+        """Send one Ctrl-C after confirmation, without staying in control (live first)."""
+        self.back_to_live()
         if not self.control and self._refuse("Cannot interrupt"):
             return
 

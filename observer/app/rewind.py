@@ -152,10 +152,15 @@ class RewindSource:
         self.history.flush(self._live_model(), now)
         return self.history.time_of(now)
 
-    def move(self, moving: Callable[[float], Moved | None], now: float) -> None:
-        """Move with ``moving(live_time)``; the view repaints whatever it then shows."""
+    def move(self, moving: Callable[[Rewind, float], Moved | None], now: float) -> None:
+        """Move with ``moving(rewind, live_time)``; the view repaints whatever it then shows."""
+        live = self.now(now)
         was = self.rewind.rewound
-        moved = moving(self.now(now))
+        if self.rewind.timeline is not self.history.timeline:  # the history dropped its oldest
+            at, self.rewind = self.rewind.at, Rewind(self.history.timeline, self.history.keyframes)
+            if at is not None:
+                self.rewind.seek(at, live)
+        moved = moving(self.rewind, live)
         if moved is not None or was:
             self._tell(set(), True)
 

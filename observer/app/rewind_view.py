@@ -11,6 +11,7 @@ shows live first (the screen calls :meth:`RewindKeys.back_to_live`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import work
@@ -20,7 +21,10 @@ from textual.screen import Screen
 from observer.app.rewind import RewindSource
 from observer.app.rewind_search import RewindSearchScreen
 from observer.errors import ObserverError
+from observer.replay.playback import Moved
+from observer.replay.rewind import Rewind
 from observer.replay.search import Match, find, following, preceding
+from observer.replay.timeline import Timeline
 
 REWIND_BINDINGS: list[BindingType] = [
     Binding("left", "rewind(-1)", "Back 5 s"),
@@ -41,6 +45,8 @@ class RewindKeys(Screen[None]):
     source: RewindSource | None = None
     """The view's source, when the session's history is kept."""
     found: list[Match]
+    searched: Timeline | None = None
+    """The history's timeline the matches are of."""
 
     def _clock(self) -> float:
         return float(getattr(self.app, "clock", time.monotonic)())
@@ -56,18 +62,17 @@ class RewindKeys(Screen[None]):
         source = self.source
         if source is None:
             return
-        rewind = source.rewind
-        self._move(rewind.back if direction < 0 else rewind.forward)
+        self._move(lambda rewind, live: (rewind.back if direction < 0 else rewind.forward)(live))
 
     def action_rewind_marker(self, direction: int) -> None:
         """To the previous (-1) or next (1) marker; past the last one is live."""
         source = self.source
         if source is not None:
-            self._move(lambda live: source.rewind.marker(direction, live))
+            self._move(lambda rewind, live: rewind.marker(direction, live))
 
-    def _move(self, moving: object) -> None:
+    def _move(self, moving: Callable[[Rewind, float], Moved | None]) -> None:
         source = self.source
-        assert source is not None and callable(moving)
+        assert source is not None
         if source.history.error is not None:
             self._stopped(source.history.error)
             return
@@ -116,15 +121,16 @@ class RewindKeys(Screen[None]):
     def _search(self, query: str) -> None:
         source = self.source
         assert source is not None
+        timeline = source.history.timeline
         try:
-            matches = find(source.history.timeline, source.history.keyframes, query)
+            matches = find(timeline, source.history.keyframes, query)
         except (ObserverError, OSError) as error:
             self.app.call_from_thread(self._stopped, error)
             return
-        self.app.call_from_thread(self._found, query, matches)
+        self.app.call_from_thread(self._found, query, matches, timeline)
 
-    def _found(self, query: str, matches: list[Match]) -> None:
-        self.found = matches
+    def _found(self, query: str, matches: list[Match], timeline: Timeline) -> None:
+        self.found, self.searched = matches, timeline
         if not matches:
             self.notify(f"{query!r} did not appear in the session so far.", markup=False)
             return
@@ -135,7 +141,10 @@ class RewindKeys(Screen[None]):
     def _jump(self, match: Match) -> None:
         source = self.source
         assert source is not None
-        self._move(lambda live: source.rewind.jump(match, live))
+        if source.history.timeline is not self.searched:  # it dropped its oldest since
+            self.notify("The history changed since the search: search again.", markup=False)
+            return
+        self._move(lambda rewind, live: rewind.jump(match, live))
 
     def action_rewind_match(self, direction: int) -> None:
         """The older (-1) or newer (1) appearance of the searched text."""

@@ -15,7 +15,9 @@ Bounded:
   at most a few events a second to the timeline; keyframes are thinned past their limit;
 - **disk**: the lines go to segment files of :data:`SEGMENT` bytes; past ``cap`` bytes the oldest
   segment is deleted and the keyframes before the first event still on disk are forgotten (each
-  segment starts with a keyframe, so what is left can be shown from its start).
+  segment starts with a keyframe, so what is left can be shown from its start); once more than
+  half the timeline is before that, the timeline is replaced by its rest (so memory is bounded by
+  the cap too, not by the session's length).
 
 A keyframe is a snapshot of the live model, which saw the agent's bytes before redaction; the
 events after it are read back redacted. So that they fit, a keyframe is taken only after an event
@@ -244,7 +246,18 @@ class SessionHistory:
             oldest = self._segments.pop(0)
             self._close(oldest)
             self.dropped += 1
-            self.keyframes.forget_before(self._segments[0].first)
+            start = self.keyframes.forget_before(self._segments[0].first)
+            if start > len(self.timeline) // 2:
+                self._compact(start)
+
+    def _compact(self, start: int) -> None:
+        """Forget the events before ``start`` in memory too (more than half the timeline could
+        no longer be shown): memory stays bounded by what the disk cap keeps. Views holding the
+        old timeline and keyframes go on reading them; :attr:`timeline` is a new object."""
+        self.timeline = self.timeline.since(start)
+        self.keyframes = self.keyframes.rebased(self.timeline, start)
+        for segment in self._segments:
+            segment.first -= start
 
     def read(self, offset: int, size: int) -> bytes:
         """``size`` bytes of the lines from global ``offset`` (a ``SpanSource``).

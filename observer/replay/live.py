@@ -14,6 +14,7 @@ the start of what can be shown.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 from observer.replay.keyframes import (
@@ -88,6 +89,15 @@ class LiveKeyframes(KeyframeIndex):
         kept = [k for k in keyframes if k.index >= index] or keyframes[-1:]
         self._frames = (kept, [k.index for k in kept])
         return kept[0].index
+
+    def rebased(self, timeline: Timeline, start: int) -> LiveKeyframes:
+        """These keyframes over ``timeline``, the events from ``start`` on of this one
+        (:meth:`Timeline.since`); this index stays as it is for whoever still reads it."""
+        rebased = copy.copy(self)
+        rebased.timeline, rebased.position = timeline, self.position - start
+        kept = [dataclasses.replace(k, index=k.index - start) for k in self.keyframes]
+        rebased._frames = (kept, [k.index for k in kept])
+        return rebased
 
     @property
     def start(self) -> int:

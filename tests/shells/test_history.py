@@ -113,6 +113,8 @@ def test_past_the_disk_cap_the_oldest_is_dropped_and_the_rest_still_shows(
     history.flush(model, 400.0)
     files = list(tmp_path.iterdir())
     assert history.dropped > 0 and sum(f.stat().st_size for f in files) <= 50_000
+    # Memory too: what can no longer be shown was forgotten (the timeline starts later).
+    assert history.timeline.time(0) > 200.0 and len(history.timeline) < 1000
     rewind = Rewind(history.timeline, history.keyframes)
     rewind.seek(0.0, 400.0)  # the oldest moment still held
     shown = int(rewind.player.model.text()[0].split()[1])
@@ -168,3 +170,31 @@ def test_a_spool_file_that_cannot_be_made_stops_the_history_not_the_session(
     history.flush(model, 42.0)
     assert len(history.timeline) == events  # and the history kept nothing more
     history.close()
+
+
+def test_a_rewound_view_goes_on_over_the_history_once_its_oldest_is_forgotten(
+    tmp_path: Path,
+) -> None:
+    from observer.app.links import LiveScreen
+    from observer.app.rewind import RewindSource
+    from observer.client.watched import WatchedSession
+
+    session = WatchedSession(size=(40, 6))
+    model = session.model
+    history = SessionHistory(tmp_path, model, now=0.0, cap=40_000, segment=10_000)
+    source = RewindSource(LiveScreen(session), history, lambda: model)
+    for n in range(100):
+        fed(history, model, frame(n), n * 0.2)
+    source.move(lambda rewind, live: rewind.back(live), 20.0)
+    assert source.model.text()[0] == "counter 75"
+    timeline = history.timeline
+    for n in range(100, 2000):
+        fed(history, model, frame(n), n * 0.2)
+    assert history.timeline is not timeline  # forgotten: a new, shorter timeline
+    source.move(lambda rewind, live: rewind.back(live), 400.0)  # 0:15 is gone: the oldest kept
+    assert source.rewind.at == source.rewind.earliest > 200.0
+    assert int(source.model.text()[0].split()[1]) > 1000
+    source.go_live()
+    assert source.model is model
+    source.move(lambda rewind, live: rewind.back(live, 9.9), 400.0)
+    assert source.model.text()[0] == "counter 1950"

@@ -37,7 +37,10 @@ class RewindSearchScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Input(placeholder="text that appeared on the screen", id="query")
-            yield Static("enter: the last time it appeared · n/N: older/newer · escape", id="hint")
+            yield Static(
+                "enter: the last time it appeared · then ctrl+up/ctrl+down: older/newer · escape",
+                id="hint",
+            )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

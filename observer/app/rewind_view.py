@@ -2,10 +2,11 @@
 
 ``←`` goes back :data:`~observer.replay.rewind.STEP` seconds a press (held, the key repeats: a
 scrub), ``→`` forward, ``[``/``]`` to the previous/next marker (notifications, takeovers,
-outages, the exit), ``/`` finds the last time a text appeared (``n``/``N``: older/newer), and
-``end`` is live again. Rewound, the view says how far back it is (``REWIND −2:35``) and the
-status bar goes on saying the session's news. Control is never taken while rewound: ``ctrl+t``
-shows live first (the screen calls :meth:`RewindKeys.back_to_live`).
+outages, the exit), ``/`` finds the last time a text appeared (``ctrl+up``/``ctrl+down``:
+older/newer), and ``end`` is live again. Letters stay free: in watch mode a letter typed still
+shows the hint that ``ctrl+t`` takes control. Rewound, the view says how far back it is
+(``REWIND −2:35``) and the status bar goes on saying the session's news. Control is never taken
+while rewound: ``ctrl+t`` shows live first (the screen calls :meth:`RewindKeys.back_to_live`).
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ REWIND_BINDINGS: list[BindingType] = [
     Binding("left_square_bracket", "rewind_marker(-1)", "[ marker", show=False),
     Binding("right_square_bracket", "rewind_marker(1)", "marker ]", show=False),
     Binding("slash", "rewind_search", "Search the past"),
-    Binding("n", "rewind_match(-1)", "Older match", show=False),
-    Binding("N,shift+n", "rewind_match(1)", "Newer match", show=False),
+    Binding("ctrl+up", "rewind_match(-1)", "Older match", show=False),
+    Binding("ctrl+down", "rewind_match(1)", "Newer match", show=False),
     Binding("end", "back_to_live", "Live", show=False, priority=True),
 ]
 
@@ -136,7 +137,11 @@ class RewindKeys(Screen[None]):
             return
         self._jump(matches[-1])
         count = len(matches)
-        self.notify(f"{count} found: the last shown; n older, N newer.", markup=False, timeout=4)
+        self.notify(
+            f"{count} found: the last shown; ctrl+up older, ctrl+down newer.",
+            markup=False,
+            timeout=4,
+        )
 
     def _jump(self, match: Match) -> None:
         source = self.source

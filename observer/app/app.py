@@ -21,15 +21,19 @@ from textual.theme import BUILTIN_THEMES
 
 from observer.app import textual_patches
 from observer.app.attention_alerts import AttentionAlerts
+from observer.app.back_at_desk import BackAtDesk
 from observer.app.feeder import Slices, feed
 from observer.app.links import Link, dispatch
 from observer.app.messages import SessionChanged
+from observer.app.notify_command import NotifyRunner, NotifyTarget
 from observer.app.recogniser_files import load_recognisers
+from observer.app.rewind import SessionHistories
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.events import KeyboardAsked, SessionEvent
+from observer.client.status import SessionStatus
 from observer.errors import ObserverError, ThemeError
 from observer.render.rich_cells import Palette
 from observer.render.svg import mend_svg
@@ -55,6 +59,7 @@ class ObserverApp(App[int]):
         screenshot_dir: Path | None = None,
         desktop_notifications: bool = False,
         environ: Mapping[str, str] = os.environ,
+        notify: Mapping[int, NotifyTarget] | None = None,
     ) -> None:
         super().__init__()
         self.clock = clock
@@ -83,6 +88,17 @@ class ObserverApp(App[int]):
             spawn=lambda job: self.run_worker(job, group="desktop", exit_on_error=False),
         )
         """Tells the user when an agent starts needing them (and the desktop, if opted in)."""
+        self.notify_runner = NotifyRunner(
+            notify or {},
+            spawn=lambda job: self.run_worker(job, group="notify", exit_on_error=False),
+            complain=lambda text: self.notify(text, severity="error", markup=False),
+            environ=environ,
+        )
+        """Runs the notify command when an agent starts waiting (:mod:`observer.client.notify`)."""
+        self.histories = SessionHistories(clock)
+        """Each session's history since it connected, for live rewind (:mod:`observer.app.rewind`)."""
+        self.back_at_desk = BackAtDesk(self.histories, self._while_away)
+        """Says what happened while the user looked elsewhere (:mod:`observer.app.back_at_desk`)."""
         self.slices = Slices()
         """The parsing slice all sessions' feeders share (:mod:`observer.app.feeder`)."""
         self.collector = CollectorPacing(clock)
@@ -125,6 +141,7 @@ class ObserverApp(App[int]):
             self.notify(
                 str(broken), title="Prompt rules not loaded", severity="error", markup=False
             )
+        self.histories.start(self.links)
         for link in self.links:
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -136,6 +153,8 @@ class ObserverApp(App[int]):
         else:
             self.add_class("-fleet")  # the command palette covers the tiles (app.tcss)
             self.push_screen(DashboardScreen(self.links, self.palette))
+            for link in self.links:  # a tile opened later says what happened since
+                self.back_at_desk.left(link, self.clock())
 
     def _notices_on_top(self, top: Screen[object]) -> None:
         """Only the screen in front shows notifications: one under a dialog hides its own, which
@@ -194,18 +213,36 @@ class ObserverApp(App[int]):
         for screen in self.screen_stack:
             if isinstance(screen, WatchScreen | DashboardScreen):
                 screen.session_changed(link)
-        self._check_attention(link, self.clock())
+        now = self.clock()
+        self.notify_runner.check([self._check_attention(link, now)], now)
 
     def check_agents(self) -> None:
         """Hand back idle control, and tell the user when an agent starts needing them."""
         now = self.clock()
+        seen = []
         for link in self.links:
             link.session.tick(now)
-            self._check_attention(link, now)
+            seen.append(self._check_attention(link, now))
+        self.notify_runner.check(seen, now)
 
-    def _check_attention(self, link: Link, now: float) -> None:
+    def _check_attention(self, link: Link, now: float) -> tuple[Link, SessionStatus]:
+        """Tell the user, and the session's history, what is new in its status; return it."""
+        status = link.session.status(now)
         name = link.label.partition(" · ")[0] if len(self.links) > 1 else "the agent"
-        self.alerts.seen(id(link), name, link.session.status(now).attention)
+        self.alerts.seen(id(link), name, status.attention)
+        self.histories.seen(link, status, now)
+        return link, status
+
+    def on_app_blur(self) -> None:
+        self.back_at_desk.blurred(self.clock())
+
+    def on_app_focus(self) -> None:
+        screen = self.screen
+        shown = [screen.link] if isinstance(screen, WatchScreen) else self.links
+        self.back_at_desk.focused(shown, self.clock())
+
+    def _while_away(self, text: str) -> None:
+        self.notify(text, title="While you were away", timeout=20, markup=False)
 
     def _write_to_host(self, text: str) -> None:
         """Write observer's own bytes to the host terminal (as Textual's ``App.bell`` does)."""
@@ -315,3 +352,4 @@ class ObserverApp(App[int]):
         for link in self.links:
             with contextlib.suppress(ObserverError):
                 await link.close()
+        self.histories.close()

@@ -35,6 +35,22 @@ MAX_HOLD: Final = 8192
 """A run of token characters longer than this is redacted and released even if unfinished."""
 
 
+def may_hold_shape(text: str) -> bool:
+    """Whether ``text`` holds what every shape of :data:`PATTERNS` starts with (a quick test:
+    substring searches run in C at memory speed, where eight regular expressions that start
+    with ``\\b`` each walk the text; most output holds none, and is not searched further)."""
+    return (
+        "eyJ" in text
+        or "sk-" in text
+        or "xox" in text
+        or "AIza" in text
+        or "AKIA" in text
+        or "ASIA" in text
+        or ("_" in text and ("gh" in text or "github_pat_" in text))
+        or "bearer" in text.lower()
+    )
+
+
 class Redactor:
     """Mask secrets in a stream of text chunks.
 
@@ -81,8 +97,9 @@ class Redactor:
             return text
         if self._exact is not None:
             text = self._exact.sub(self._mask_whole, text)
-        for pattern, group in self._patterns:
-            text = pattern.sub(self._masker(group), text)
+        if self._patterns and may_hold_shape(text):
+            for pattern, group in self._patterns:
+                text = pattern.sub(self._masker(group), text)
         return text
 
     def _mask_whole(self, match: re.Match[str]) -> str:

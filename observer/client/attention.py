@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT, AgentState
 from observer.client.recognisers import SCREEN_ROWS, Match, Recognisers
@@ -43,6 +44,8 @@ class Attention:
     text: str
     """The agent's own words (a notification's text, the prompt's row); may be empty."""
     since: float
+    kind: Literal["notification", "prompt", "bell"] = "notification"
+    """How the agent came to wait: its own notification, a recognised prompt, a bell."""
 
     def __str__(self) -> str:
         return f"{self.reason}: {self.text}" if self.text else self.reason
@@ -109,8 +112,10 @@ class AttentionTracker:
         if state != "waiting" or last_output is None:
             return None
         if prompt is not None:
-            return Attention(prompt.attention, prompt.text, last_output + WAIT_AFTER_PROMPT)
-        return Attention(WAITING, "", last_output + WAIT_AFTER_BELL)  # a bell, then silence
+            return Attention(
+                prompt.attention, prompt.text, last_output + WAIT_AFTER_PROMPT, "prompt"
+            )
+        return Attention(WAITING, "", last_output + WAIT_AFTER_BELL, "bell")  # then silence
 
 
 def screen_text(model: TerminalModel) -> tuple[str, list[str]]:

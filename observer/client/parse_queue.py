@@ -7,13 +7,15 @@ whether the latest output rang the bell (an agent asking something) is judged on
 the waiting output would take too long to parse, skipping it for a snapshot pays
 (:mod:`observer.client.catch_up`). After each feed the rows whose cells differ from when they were
 last reported are queued as a :class:`~observer.client.events.ScreenChanged`, and what the agent
-sent to be noticed goes to attention and the recording.
+sent to be noticed goes to attention and the recording. A :class:`FeedTap` (live rewind's
+history) is handed every byte the model is fed, and every change of its size, as it happens.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import Protocol
 
 from observer.client.attention import AttentionTracker
 from observer.client.catch_up import CatchUp
@@ -42,6 +44,16 @@ class _Chunk:
 
 
 _Step = _Chunk | SnapshotReceived | Resized | _Reset
+
+
+class FeedTap(Protocol):
+    """Told what the model was fed, just after (live rewind keeps it: :mod:`observer.recording.history`)."""
+
+    def fed(self, data: bytes, model: TerminalModel, now: float) -> None:
+        """``model`` was fed ``data`` at ``now``."""
+
+    def resized(self, model: TerminalModel, now: float) -> None:
+        """``model`` (perhaps a new one) has another size now, and nothing on it yet."""
 
 
 class ParseQueue:
@@ -82,6 +94,7 @@ class ParseQueue:
         self.chunks = 0
         """Output chunks received (each inbox chunk carries its number)."""
         self.bell_rang_last = False
+        self.tap: FeedTap | None = None
         self.resyncs = 0
         """The newest output chunk, once parsed, rang the bell."""
         self._shown: dict[int, tuple[object, ...]] = {}
@@ -142,7 +155,7 @@ class ParseQueue:
             self._inbox[-1] = _Chunk(last.number, last.data + data)
             self.backlog += len(data)
         else:  # nothing waits, or a snapshot does (which paints every row again)
-            self._changed(self.model.feed(data), False)
+            self._changed(self._feed(data, 0.0), False)
 
     def feed(self, budget: int, now: float) -> int:
         """Feed the model up to ``budget`` bytes of waiting output (or one step); bytes fed."""
@@ -168,7 +181,7 @@ class ParseQueue:
         self.backlog -= size
         model = self.model
         bells = model.bells
-        dirty = model.feed(b"".join(parts) if len(parts) > 1 else parts[0])
+        dirty = self._feed(b"".join(parts) if len(parts) > 1 else parts[0], now)
         if last == self.chunks and not (inbox and isinstance(inbox[0], _Chunk)):
             self.bell_rang_last = model.bells != bells
         self._life.title = model.title or self._life.title
@@ -195,19 +208,29 @@ class ParseQueue:
     def _step(self, step: _Step, now: float) -> None:
         model = self.model
         if isinstance(step, SnapshotReceived):
-            if (step.cols, step.rows) == (model.cols, model.rows):
-                # The same model, reset: the scrollback stays browsable across a resync.
-                model.feed(RESET + step.data)
-            else:
+            if (step.cols, step.rows) != (model.cols, model.rows):
                 self.model = TerminalModel(step.cols, step.rows, self.scrollback, self._caches)
-                self.model.feed(step.data)
+                self._resized(now)
+            # The same model, reset: the scrollback stays browsable across a resync.
+            self._feed(RESET + step.data, now)
             self._life.title = self.model.title or self._life.title
         elif isinstance(step, Resized):
             model.resize(step.cols, step.rows)
+            self._resized(now)
         elif isinstance(step, _Reset):
-            model.feed(RESET)
+            self._feed(RESET, now)
         self._notified(now)
         self._changed(set(), True)
+
+    def _feed(self, data: bytes, now: float) -> set[int]:
+        dirty = self.model.feed(data)
+        if self.tap is not None:
+            self.tap.fed(data, self.model, now)
+        return dirty
+
+    def _resized(self, now: float) -> None:
+        if self.tap is not None:
+            self.tap.resized(self.model, now)
 
     def _notified(self, now: float) -> None:
         """Take what the agent sent to be noticed: state, and markers in the recording."""

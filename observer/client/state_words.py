@@ -49,9 +49,24 @@ def keyboard(status: SessionStatus) -> str:
     return f"{holder} has the keyboard" if holder else "held by another client"
 
 
+def duration(seconds: float) -> str:
+    """A time span as a glance reads it: ``12s``, ``4m05s``, ``1h02m``."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
+def waited_for(status: SessionStatus) -> float:
+    """Seconds the agent has waited: since it last printed (what it asks stays on its screen)."""
+    return status.quiet_for
+
+
 def waited(attention: Attention, quiet_for: float) -> str:
-    """How long the agent has waited, after what it needs (``needs permission 12s``)."""
-    return f"{attention.reason} {int(quiet_for)}s"
+    """How long the agent has waited, after what it needs (``needs permission 4m05s``)."""
+    return f"{attention.reason} {duration(quiet_for)}"
 
 
 def why_down(status: SessionStatus) -> str:
@@ -86,7 +101,7 @@ def summary(status: SessionStatus) -> str:
     why the connection is down, or what the agent does."""
     attention = status.attention
     if attention is not None and status.connection == "connected":
-        said = waited(attention, status.quiet_for)
+        said = waited(attention, waited_for(status))
         return f"{said}: {attention.text}" if attention.text else said
     if status.exited:
         return exited(status.exit_status, short=True)
@@ -96,7 +111,7 @@ def summary(status: SessionStatus) -> str:
         why = why_down(status) if status.connection == "reconnecting" else ""
         return f"reconnecting: {why}" if why else status.connection
     if status.agent in ("idle", "waiting"):
-        return f"{status.agent} {int(status.quiet_for)}s"
+        return f"{status.agent} {duration(status.quiet_for)}"
     return status.agent
 
 

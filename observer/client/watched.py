@@ -14,12 +14,13 @@ from collections.abc import Callable
 from typing import Generic, TypeVar, overload
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
-from observer.client.attention import AttentionTracker
+from observer.client.attention import AttentionTracker, rows_read
 from observer.client.control import Control
 from observer.client.derived import Derived
 from observer.client.events import Outlet, SessionEvent
 from observer.client.lifecycle import JoinRequest, Lifecycle
-from observer.client.parse_queue import ParseQueue
+from observer.client.notify import Question, read_question
+from observer.client.parse_queue import FeedTap, ParseQueue
 from observer.client.peer_events import Parts, PeerEvents
 from observer.client.people import Presence
 from observer.client.recognisers import Recognisers
@@ -163,6 +164,16 @@ class WatchedSession:
     def status(self, now: float) -> SessionStatus:
         """The session as views show it at ``now``."""
         return self._derived.status(now)
+
+    def tap_feed(self, tap: FeedTap | None) -> None:
+        """Hand ``tap`` every byte the model is fed from now on, and each change of its size
+        (live rewind's history); None stops."""
+        self._queue.tap = tap
+
+    def question(self) -> Question:
+        """What the screen asks now, as the recognisers read it (told to a notify command)."""
+        self._tile.paint_unread(rows_read(self._queue.model.cursor_y))
+        return read_question(self._queue.model, self._attention.recognisers)
 
     def take_events(self) -> list[SessionEvent]:
         """What happened since the last call, in order (:mod:`observer.client.events`)."""

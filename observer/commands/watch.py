@@ -17,10 +17,13 @@ from observer.commands._recording_options import (
 from observer.protocol.adapters import PROTOCOL_CHOICES
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from observer.app.notify_command import NotifyTarget
     from observer.asciicast import CastFormat
     from observer.credentials.store import Secret
     from observer.protocol.adapters import ProtocolName
-    from observer.runtime.config import Profile
+    from observer.runtime.config import Config, Profile
     from observer.transport.connection import Connection
 
 NAME = "watch"
@@ -78,6 +81,12 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="when an agent needs you, also notify the desktop through your terminal "
         "(config: [app] desktop_notifications = true)",
+    )
+    parser.add_argument(
+        "--notify-command",
+        metavar="CMD",
+        help="run CMD (by sh -c) when an agent starts waiting, with a JSON object on stdin and "
+        "OBSERVER_NOTIFY_* variables (config: notify_command; see docs/notify.md)",
     )
 
 
@@ -225,6 +234,21 @@ def build_link(
     return Connection(settings, session, token, token_error=token_error, label=label)
 
 
+def notify_targets(
+    links: Sequence[object], profiles: list[Profile], command: str | None, config: Config
+) -> dict[int, NotifyTarget]:
+    """Each session's notify command (``--notify-command``, else its profile's, else the
+    config's) with the names it is told, by the ``id`` of its link."""
+    from observer.app.notify_command import NotifyTarget
+
+    targets: dict[int, NotifyTarget] = {}
+    for link, profile in zip(links, profiles, strict=True):
+        chosen = command or config.notify_command_for(profile)
+        if chosen:
+            targets[id(link)] = NotifyTarget(chosen, profile.name, profile.identifier, profile.url)
+    return targets
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the app on the sessions; return its exit status."""
     from observer.app import textual_patches
@@ -262,11 +286,13 @@ def run(args: argparse.Namespace) -> int:
         for p in profiles
     ]
     limit_malloc_arenas()  # before the app's threads start (observer.app.memory says why)
+    notify = notify_targets(links, profiles, args.notify_command, config)
     app = ObserverApp(
         links,
         theme=theme,
         config_dir=config_dir(),
         desktop_notifications=args.desktop_notifications or config.desktop_notifications,
+        notify=notify,
     )
     textual_patches.install()
     app.run()

@@ -254,6 +254,20 @@ class Timeline:
             if code == OUTPUT and isinstance(payload, bytes)
         )
 
+    def since(self, start: int) -> Timeline:
+        """A new timeline of the events from ``start`` on, numbered from 0 (live rewind drops
+        what its spool no longer holds). Spans and :attr:`output_bytes` are kept as they were:
+        output is read back from the same source, and byte counts stay comparable."""
+        tail = Timeline(self.cols, self.rows, self.source)
+        tail.complete, tail.output_bytes = self.complete, self.output_bytes
+        tail.markers = [
+            Marker(m.time, m.label, m.index - start) for m in self.markers if m.index >= start
+        ]
+        tail._times, tail._codes = self._times[start:], self._codes[start:]
+        tail._offsets, tail._lengths = self._offsets[start:], self._lengths[start:]
+        tail._sizes, tail._payloads = self._sizes[start:], self._payloads[start:]
+        return tail
+
     def marker_at(self, time: float) -> Marker | None:
         """The last marker at or before ``time``, if any."""
         markers = self.markers

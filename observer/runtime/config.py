@@ -7,12 +7,15 @@
     idle_release = 300          # seconds of no typing after which control returns to watch
     desktop_notifications = true  # an agent that needs you: a notification on the desktop
     record_format = "v2"        # asciicast version recorders write: v2 (every player) or v3
+    notify_command = "notify-send \"$OBSERVER_NOTIFY_TITLE\" \"$OBSERVER_NOTIFY_MESSAGE\""
+                                # run when an agent starts waiting (docs/notify.md)
 
     [profiles.build-agent]
     url = "wss://sandbox.example.com/"
     identifier = "build-1"
     protocol = "observer"       # observer | raw | ttyd | jupyter (default: detected)
     api-version = "2024-02-02-preview"
+    notify_command = "..."      # this profile's own notify command (default: [app]'s)
 
     [groups]
     team = ["build-agent", "review-agent"]
@@ -53,6 +56,8 @@ class Profile:
     protocol: str | None = None
     """Adapter name, or ``None`` to detect it from the negotiated subprotocol."""
     api_version: str = DEFAULT_API_VERSION
+    notify_command: str | None = None
+    """Run when this session's agent starts waiting (default: the config's own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +70,12 @@ class Config:
     idle_release: float = DEFAULT_IDLE_RELEASE
     desktop_notifications: bool = False
     record_format: CastFormat = DEFAULT_FORMAT
+    notify_command: str | None = None
+    """Run when an agent starts waiting (:mod:`observer.client.notify`)."""
+
+    def notify_command_for(self, profile: Profile) -> str | None:
+        """The notify command of ``profile``: its own, else the config's."""
+        return profile.notify_command or self.notify_command
 
 
 def config_dir() -> Path:
@@ -129,6 +140,7 @@ def parse_config(data: Mapping[str, object]) -> Config:
     if record_format not in FORMATS:
         raise UsageError(f"app.record_format must be one of {', '.join(FORMATS)}")
     return Config(
+        notify_command=_command(app, "app"),
         profiles=profiles,
         groups=groups,
         theme=theme,
@@ -136,6 +148,13 @@ def parse_config(data: Mapping[str, object]) -> Config:
         desktop_notifications=desktop,
         record_format=record_format,
     )
+
+
+def _command(table: Mapping[str, object], where: str) -> str | None:
+    command = table.get("notify_command")
+    if command is not None and (not isinstance(command, str) or not command.strip()):
+        raise UsageError(f"{where}.notify_command must be a command line (a string)")
+    return command
 
 
 def _table(data: Mapping[str, object], key: str) -> Mapping[str, object]:
@@ -186,6 +205,7 @@ def _profile(name: str, table: object) -> Profile:
         identifier=str(values["identifier"] or ""),
         protocol=protocol,
         api_version=values["api-version"] or DEFAULT_API_VERSION,
+        notify_command=_command(table, f"profiles.{name}"),
     )
 
 

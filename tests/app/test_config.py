@@ -98,3 +98,19 @@ def test_recorders_write_v2_unless_the_config_or_the_option_says_v3(tmp_path: Pa
         assert record_format(parser.parse_args(command), chosen) == "v3"
         given = parser.parse_args([*command, "--format", "v2"])
         assert record_format(given, chosen) == "v2", command
+
+
+def test_a_profile_has_its_own_notify_command_or_the_configs(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(
+        "[app]\nnotify_command = 'notify-send \"$OBSERVER_NOTIFY_TITLE\"'\n"
+        "[profiles.a]\nurl = 'ws://h/'\nidentifier = 'a'\nnotify_command = 'curl -d @- ntfy.sh/a'\n"
+        "[profiles.b]\nurl = 'ws://h/'\nidentifier = 'b'\n"
+    )
+    config = load_config(path)
+    a, b = config.profiles["a"], config.profiles["b"]
+    assert config.notify_command_for(a) == "curl -d @- ntfy.sh/a"
+    assert config.notify_command_for(b) == 'notify-send "$OBSERVER_NOTIFY_TITLE"'
+    path.write_text("[app]\nnotify_command = ['notify-send']\n")
+    with pytest.raises(UsageError, match="notify_command must be a command line"):
+        load_config(path)

@@ -55,6 +55,9 @@ MODULES: dict[str, Module] = {
     "replay": Module(
         ["--minutes", "10", "--mib", "8", "--seeks", "30", "--baseline-seeks", "3"], []
     ),
+    "rewind": Module(
+        ["--minutes", "10", "--mib", "8", "--seeks", "30", "--baseline-seeks", "3"], []
+    ),
     "live": Module(["--mib", "4", "--presses", "20", "--flood-repeat", "3"], []),
     "fleet": Module(
         ["--agents", "1", "3", "--logs", "1", "--seconds", "5", "--long", "8", "--keys", "2"], []

@@ -193,18 +193,20 @@ def _recording(out: str) -> Found:
     return found
 
 
-def _replay(out: str) -> Found:
+def _seeks(out: str, goals: dict[str, str], prefix: str = "") -> Found:
+    """The rows of a seek table (``| seek p50 | ours | re-feed | ratio |``)."""
     found: Found = {}
-    goals = EXPECTED["replay"]
-    cells = r"\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|\s*([^|]*?)\s*\|"
+    cells = r"\|\s*([^|]+?)\s*\|\s*([^|]*?)\s*\|\s*([^|]*?)\s*\|"
     for name, ours, theirs, ratio in re.findall(rf"^\|\s*(seek [^|]*?)\s*{cells}", out, re.M):
-        found[name] = (
-            name,
-            goals.get(name, "—"),
-            f"re-feed from start: {theirs}",
-            ours,
-            ratio or "—",
-        )
+        key = prefix + name
+        anchor = f"re-feed from start: {theirs}" if theirs else "—"
+        found[key] = (key, goals.get(key, "—"), anchor, ours, ratio or "—")
+    return found
+
+
+def _replay(out: str) -> Found:
+    goals = EXPECTED["replay"]
+    found = _seeks(out, goals)
     first = re.search(r"^first frame: ([\d.]+) ms", out, re.M)
     if first:
         key = "replay: first frame"
@@ -214,6 +216,31 @@ def _replay(out: str) -> Found:
         key = "replay: peak RSS"
         start = f"at start {rss.group(2)} MiB" if rss.group(2) else "—"
         found[key] = (key, goals[key], start, f"{rss.group(1)} MiB", "—")
+    return found
+
+
+def _rewind(out: str) -> Found:
+    goals = EXPECTED["rewind"]
+    found = _seeks(out, goals, "rewind: ")
+    memory = re.search(
+        r"^history memory after the hour: ([\d.]+) MiB.*?([\d.]+) MiB the live", out, re.M
+    )
+    if memory:
+        key = "rewind: history memory after an hour"
+        anchor = f"the live model alone: {memory.group(2)} MiB"
+        found[key] = (key, goals[key], anchor, f"+{memory.group(1)} MiB", "—")
+    cost = re.search(
+        r"live model alone ([\d.]+) s, with the history's tap ([\d.]+) s \(([\d.]+)x\)", out
+    )
+    if cost:
+        key = "rewind: feeding an hour with the history's tap (CPU)"
+        found[key] = (
+            key,
+            goals[key],
+            f"model alone: {cost.group(1)} s",
+            f"{cost.group(2)} s",
+            cost.group(3),
+        )
     return found
 
 
@@ -369,6 +396,14 @@ EXPECTED: dict[str, dict[str, str]] = {
         "replay: first frame": "< 500 ms",
         "replay: peak RSS": "bounded",
     },
+    "rewind": {
+        "rewind: seek p50": "—",
+        "rewind: seek p99": "≤ 100 ms",
+        "rewind: seek max": "—",
+        "rewind: seek p99, CPU time": "≤ 100 ms",
+        "rewind: history memory after an hour": "≤ 50 MiB",
+        "rewind: feeding an hour with the history's tap (CPU)": "—",
+    },
     "app_flood": {
         "app: key handled p50": "—",
         "app: key handled p99": "< 100 ms",
@@ -403,6 +438,7 @@ ADAPTERS: dict[str, Callable[[str], Found]] = {
     "client_faults": _client_faults,
     "recording": _recording,
     "replay": _replay,
+    "rewind": _rewind,
     "app_flood": _app_flood,
     "live": _live,
     "fleet": _fleet,

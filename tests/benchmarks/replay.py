@@ -134,13 +134,29 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def print_seeks(ours: str, seeks: list[float], baseline: list[float]) -> None:
+    """The seek table: p50, p99 and max of ``seeks`` against re-feeding from the start."""
+    ms = 1000
+    print(f"| | {ours} | re-feed from start | ratio |")
+    print("|---|---|---|---|")
+    for name, fraction in (("seek p50", 0.5), ("seek p99", 0.99)):
+        mine, theirs = percentile(seeks, fraction) * ms, percentile(baseline, fraction) * ms
+        print(f"| {name} | {mine:.1f} ms | {theirs:.0f} ms | {theirs / mine:.0f}× faster |")
+    print(f"| seek max | {max(seeks) * ms:.1f} ms | {max(baseline) * ms:.0f} ms | |")
+
+
+def hour_arguments(description: str) -> argparse.ArgumentParser:
+    """The options of a benchmark over the synthetic hour: its length, size and seeks."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--mib", type=float, default=55.0)
     parser.add_argument("--seeks", type=int, default=100)
     parser.add_argument("--baseline-seeks", type=int, default=10)
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = hour_arguments(__doc__.splitlines()[0]).parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "hour.cast"
         size = generate(path, args.minutes, args.mib)
@@ -228,12 +244,7 @@ def run(path: Path, size: int, args: argparse.Namespace) -> None:
         f"budget {index.budget // 1024} KiB)"
     )
     print()
-    print("| | keyframes | re-feed from start | ratio |")
-    print("|---|---|---|---|")
-    for name, fraction in (("seek p50", 0.5), ("seek p99", 0.99)):
-        ours, theirs = percentile(seeks, fraction) * ms, percentile(baseline, fraction) * ms
-        print(f"| {name} | {ours:.1f} ms | {theirs:.0f} ms | {theirs / ours:.0f}× faster |")
-    print(f"| seek max | {max(seeks) * ms:.1f} ms | {max(baseline) * ms:.0f} ms | |")
+    print_seeks("keyframes", seeks, baseline)
     print()
     print(f"samples: {len(seeks)} seeks with keyframes, {len(baseline)} re-feeds")
     print(f"first frame: {first_frame * ms:.0f} ms to read and show 0:00 (goal < 500 ms)")

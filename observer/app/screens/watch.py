@@ -24,9 +24,10 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Container
-from textual.screen import Screen
 
 from observer.app.links import Link, live_screen
+from observer.app.rewind import RewindSource
+from observer.app.rewind_view import RewindKeys
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.people import PeopleScreen, ask_to_hand_over, people_commands
 from observer.app.screens.view_commands import ViewCommands
@@ -42,8 +43,9 @@ FRAME_CELLS = 2
 PAN_COLUMNS = 8
 
 
-class WatchScreen(Screen[None]):
-    """Watches one session; ``ctrl+t`` then ``y`` takes control, ``ctrl+]`` hands it back."""
+class WatchScreen(RewindKeys):
+    """Watches one session; ``ctrl+t`` then ``y`` takes control, ``ctrl+]`` hands it back;
+    ``←`` rewinds it (:mod:`observer.app.rewind_view`)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+t", "take_control", "Take control"),
@@ -86,18 +88,27 @@ class WatchScreen(Screen[None]):
         return self.session.in_control
 
     def compose(self) -> ComposeResult:
-        view = TerminalView(live_screen(self.session), self.palette, id="terminal")
+        live = live_screen(self.session)
+        kept = self.app.histories.get(self.link) if hasattr(self.app, "histories") else None
+        if kept is not None:
+            self.source = RewindSource(live, kept.history, lambda: self.session.model)
+        view = TerminalView(self.source or live, self.palette, id="terminal")
         view.send_input = self._typed
         view.interactive = view.mark_edges = True
         # The frame is the container's border, not the view's: a view without one draws its
         # rows itself (``TerminalCanvas.render_lines``), not through Textual's styles cache.
         with Container(id="frame"):
             yield view
-        yield StatusBar(self.link, view, id="status")
+        bar = StatusBar(self.link, view, id="status")
+        if self.source is not None:
+            bar.rewind_label = self.source.label
+        yield bar
 
     def on_mount(self) -> None:
         self.view.focus()
         self.session_changed(self.link)
+        if self.can_go_back and hasattr(self.app, "back_at_desk"):  # a tile opened
+            self.app.back_at_desk.opened(self.link, self._now())
 
     def on_screen_resume(self) -> None:
         self.view.mark_dirty(set(), whole=True)
@@ -230,7 +241,9 @@ class WatchScreen(Screen[None]):
         return True
 
     def action_take_control(self) -> None:
-        """Ask for confirmation, then ask for the keyboard (its holder, if somebody has it)."""
+        """Ask for confirmation, then ask for the keyboard (its holder, if somebody has it; live
+        first: never while rewound)."""
+        self.back_to_live()
         if self.control or self._refuse("Cannot take control"):
             return
         status = self.session.status(self._now())
@@ -266,7 +279,8 @@ class WatchScreen(Screen[None]):
         self.session.release(self._now())
 
     def action_interrupt(self) -> None:
-        """Send one Ctrl-C after confirmation, without staying in control."""
+        """Send one Ctrl-C after confirmation, without staying in control (live first)."""
+        self.back_to_live()
         if not self.control and self._refuse("Cannot interrupt"):
             return
 
@@ -284,6 +298,8 @@ class WatchScreen(Screen[None]):
     def action_back(self) -> None:
         """Back to the dashboard (only when opened from it)."""
         if self.can_go_back:
+            if hasattr(self.app, "back_at_desk"):
+                self.app.back_at_desk.left(self.link, self._now())
             self.dismiss()
 
     # -- input --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ matters most (the ranks below), cuts the agent's own words short, and ends the l
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import events
@@ -55,6 +56,8 @@ class StatusBar(Widget):
         self.link = link
         self.view = view
         """The view whose crop the bar shows (what it hides is the view's, not the session's)."""
+        self.rewind_label: Callable[[float], str] | None = None
+        """How far back the view shows the session (``REWIND −2:35``; empty: live)."""
 
     def on_mount(self) -> None:
         self.set_interval(REFRESH, self.refresh)
@@ -93,6 +96,10 @@ class StatusBar(Widget):
         if copying:
             add(" COPY ", MODE, f"bold {variables['background']} on {variables['accent']}")
             add(" space marks · y copies · esc leaves ", HOLDER, "dim")  # how to get out
+        rewound = self.rewind_label(now) if self.rewind_label is not None else ""
+        if rewound:  # the view shows the past: said with the mode, and how to get back
+            add(f" {rewound} ", MODE, f"bold {variables['background']} on {variables['error']}")
+            add(" end: live ", HINT, "dim")
         warning = f"bold {variables['warning']}"
         elsewhere = status.holder == "other" and status.live
         if elsewhere or (status.in_control and status.asked_by):

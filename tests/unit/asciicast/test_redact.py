@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from observer.asciicast import Redactor
+from observer.asciicast.redact import PATTERNS, may_hold_shape
 
 JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZ2VudCJ9.c2lnbmF0dXJlLWJ5dGVzLWhlcmU"
 SECRETS = [
@@ -70,3 +75,14 @@ def test_ordinary_output_passes_unchanged() -> None:
     text = "\x1b[32mPASSED\x1b[0m tests/test_x.py::test_a - 0.01s\r\nsk-short Bearer x\r\n"
     assert redactor.feed(text) + redactor.flush() == text
     assert redactor.count == 0
+
+
+@pytest.mark.parametrize("pattern", [pattern for pattern, _ in PATTERNS])
+def test_the_quick_test_never_passes_over_a_secret_shape(pattern: re.Pattern[str]) -> None:
+    @given(st.from_regex(pattern))
+    @settings(max_examples=200, deadline=None)
+    def holds(text: str) -> None:
+        assert may_hold_shape(text)
+
+    holds()
+    assert not may_hold_shape("compiling 3/7 \x1b[32mok\x1b[0m thinking… 3.0s")

@@ -102,7 +102,7 @@ def test_a_shell_back_at_its_prompt_is_idle_not_waiting_for_input() -> None:
     receive(session, b"root@vm:/tmp/build# make test\r\nok\r\nroot@vm:/tmp/build# ", 30.0)
     status = session.status(30.0 + 60)
     assert status.attention is None
-    assert (status.agent, summary(status)) == ("idle", "idle 60s")
+    assert (status.agent, summary(status)) == ("idle", "idle 1m00s")
 
 
 def test_progress_reports_are_the_sessions_progress_until_they_end() -> None:

@@ -82,3 +82,11 @@ def test_a_listing_says_who_holds_the_keyboard_and_whether_it_exited() -> None:
     ]
     assert words.exited_column(False, None) == "no"
     assert words.exited_column(True, 3) == "yes (3)"
+
+
+def test_a_long_wait_reads_in_minutes_and_hours() -> None:
+    asked = Attention("needs permission", "Use Bash?", 0.0)
+    assert words.summary(status(attention=asked, quiet_for=734.0)) == (
+        "needs permission 12m14s: Use Bash?"
+    )
+    assert words.duration(59.9) == "59s" and words.duration(3725) == "1h02m"

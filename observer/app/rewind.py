@@ -1,0 +1,175 @@
+"""Live rewind in the app: each session's history from the moment it connected, and a view of it.
+
+:class:`SessionHistories` starts one :class:`~observer.recording.history.SessionHistory` per
+session when the app starts (in a private temporary folder, removed when the app ends), and
+writes into it what :class:`~observer.client.happenings.Happenings` notes from the session's
+status (notifications, takeovers, outages, the exit) as markers. A dashboard's many sessions
+keep fewer keyframes each (:data:`TILE_KEYFRAMES`).
+
+:class:`RewindSource` is what the watch screen's view draws: the live screen, or the
+:class:`~observer.replay.rewind.Rewind` player's model while rewound. Live changes reach the view
+only while it shows live; the session goes on meanwhile (the status bar says its news).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from observer.app.links import Link, LiveScreen
+from observer.app.widgets.screen_source import Listener
+from observer.client.happenings import Happenings
+from observer.client.status import SessionStatus
+from observer.recording.history import SessionHistory
+from observer.replay.playback import Moved
+from observer.replay.rewind import Rewind
+from observer.terminal import TerminalModel
+
+TILE_KEYFRAMES = 12
+"""Keyframes each session keeps when several are watched (a dashboard of up to 100): about
+a MiB each for a 120x40 screen; a seek there feeds more of the history."""
+
+
+@dataclass
+class Kept:
+    """One session's history and what happened to it."""
+
+    history: SessionHistory
+    happenings: Happenings
+
+
+class SessionHistories:
+    """Every watched session's history (see the module docstring).
+
+    Args:
+        clock: Monotonic seconds (the app's).
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._kept: dict[int, Kept] = {}
+        self._folder: Path | None = None
+
+    def start(self, links: list[Link]) -> None:
+        """Keep a history of each of ``links`` from now on."""
+        if self._folder is None:
+            try:  # mkdtemp makes it 0700: the history holds whatever the agents showed
+                self._folder = Path(tempfile.mkdtemp(prefix="observer-rewind-"))
+            except OSError:  # no temporary folder: watched without rewind
+                return
+        keyframes = TILE_KEYFRAMES if len(links) > 1 else None
+        for number, link in enumerate(links):
+            folder = self._folder / str(number)
+            session = link.session
+            try:
+                folder.mkdir(mode=0o700)
+                history = SessionHistory(folder, session.model, self.clock(), keyframes=keyframes)
+            except OSError:  # no room for a history: the session is watched without rewind
+                continue
+            session.tap_feed(history)
+            self._kept[id(link)] = Kept(history, Happenings())
+
+    def get(self, link: Link) -> Kept | None:
+        """``link``'s history, if one is kept."""
+        return self._kept.get(id(link))
+
+    def seen(self, link: Link, status: SessionStatus, now: float) -> None:
+        """Note what changed in ``link``'s ``status``; new moments become markers."""
+        kept = self._kept.get(id(link))
+        if kept is None:
+            return
+        for happened in kept.happenings.seen(status, now):
+            kept.history.marker(happened.label, now)
+
+    def close(self) -> None:
+        """Stop keeping histories and delete them."""
+        for kept in self._kept.values():
+            kept.history.close()
+        self._kept.clear()
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
+class RewindSource:
+    """The watch view's screen: live, or a moment of the session's history (a ``ScreenSource``).
+
+    Args:
+        live: The session's live screen.
+        history: Its history.
+        model: The live model now (so the history can be brought up to date before a seek).
+    """
+
+    def __init__(
+        self, live: LiveScreen, history: SessionHistory, model: Callable[[], TerminalModel]
+    ) -> None:
+        self.live, self.history = live, history
+        self._live_model = model
+        self.rewind = Rewind(history.timeline, history.keyframes)
+        self._listeners: list[Listener] = []
+
+    @property
+    def model(self) -> TerminalModel:
+        """The player's model while rewound, else the live one."""
+        return self.rewind.player.model if self.rewind.rewound else self.live.model
+
+    @property
+    def behind(self) -> bool:
+        """Live output waits to be parsed (nothing does while rewound)."""
+        return not self.rewind.rewound and self.live.behind
+
+    @property
+    def in_control(self) -> bool:
+        """Keys typed go to the agent."""
+        return self.live.in_control
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(dirty_rows, whole)`` after each change of what is shown."""
+        if not self._listeners:
+            self.live.subscribe(self._live_changed)
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling ``listener``."""
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+        if not self._listeners:
+            self.live.unsubscribe(self._live_changed)
+
+    def _live_changed(self, rows: set[int], whole: bool) -> None:
+        if not self.rewind.rewound:
+            self._tell(rows, whole)
+
+    def _tell(self, rows: set[int], whole: bool) -> None:
+        for listener in list(self._listeners):
+            listener(rows, whole)
+
+    def now(self, now: float) -> float:
+        """The history's time at ``now``, with what the live model was fed written first."""
+        self.history.flush(self._live_model(), now)
+        return self.history.time_of(now)
+
+    def move(self, moving: Callable[[Rewind, float], Moved | None], now: float) -> None:
+        """Move with ``moving(rewind, live_time)``; the view repaints whatever it then shows."""
+        live = self.now(now)
+        was = self.rewind.rewound
+        if self.rewind.timeline is not self.history.timeline:  # the history dropped its oldest
+            at, self.rewind = self.rewind.at, Rewind(self.history.timeline, self.history.keyframes)
+            if at is not None:
+                self.rewind.seek(at, live)
+        moved = moving(self.rewind, live)
+        if moved is not None or was:
+            self._tell(set(), True)
+
+    def go_live(self) -> None:
+        """Show live again."""
+        if self.rewind.rewound:
+            self.rewind.go_live()
+            self._tell(set(), True)
+
+    def label(self, now: float) -> str:
+        """``REWIND −2:35`` while rewound; empty while live."""
+        return self.rewind.label(self.history.time_of(now))

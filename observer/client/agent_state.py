@@ -11,9 +11,19 @@ AgentState = Literal["starting", "active", "idle", "waiting", "exited"]
 IDLE_AFTER = 2.0
 #: A bell, then no output for this long: it waits for someone.
 WAIT_AFTER_BELL = 1.0
-#: A recognised prompt (:mod:`observer.client.recognisers`) with no output for this long: it
-#: waits for someone.
+#: A recognised prompt (a ``cursor`` rule of :mod:`observer.client.recognisers`) with no output
+#: for this long: it waits for someone. An agent's input line is on its screen while it works
+#: too, so only a long silence says it waits.
 WAIT_AFTER_PROMPT = 4.0
+#: A recognised dialog (a ``screen`` rule: "Do you want to proceed?", "❯ 1. Yes") with no output
+#: for this long: it waits for someone. Agents draw these only when they ask, so a short settle
+#: (the dialog fully drawn) is enough.
+WAIT_AFTER_DIALOG = 1.0
+
+
+def settle_time(where: str) -> float:
+    """How long a screen matching a rule of kind ``where`` must stay quiet before it asks."""
+    return WAIT_AFTER_DIALOG if where == "screen" else WAIT_AFTER_PROMPT
 
 
 def agent_state(
@@ -31,7 +41,7 @@ def agent_state(
         exited: the program ended.
         last_output: when output last arrived (None: never).
         bell_rang_last: the latest output rang the bell (agents ring it when they ask).
-        prompt_line: the screen shows a recognised prompt.
+        prompt_line: the screen shows a recognised prompt, quiet for its rule's settle time.
         now: the time to judge at.
         asked: the agent sent a notification it still waits on: waiting at once.
     """
@@ -42,7 +52,7 @@ def agent_state(
     quiet = max(0.0, now - last_output)
     if asked or (bell_rang_last and quiet >= WAIT_AFTER_BELL):
         return "waiting", quiet
-    if quiet >= WAIT_AFTER_PROMPT and prompt_line:
+    if prompt_line:
         return "waiting", quiet
     if quiet >= IDLE_AFTER:
         return "idle", quiet

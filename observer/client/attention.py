@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT, AgentState
+from observer.client.agent_state import WAIT_AFTER_BELL, AgentState, settle_time
 from observer.client.recognisers import SCREEN_ROWS, Match, Recognisers
 from observer.terminal import BellRung, NotificationSent, ProgressReported, TerminalModel
 
@@ -113,7 +113,7 @@ class AttentionTracker:
             return None
         if prompt is not None:
             return Attention(
-                prompt.attention, prompt.text, last_output + WAIT_AFTER_PROMPT, "prompt"
+                prompt.attention, prompt.text, last_output + settle_time(prompt.where), "prompt"
             )
         return Attention(WAITING, "", last_output + WAIT_AFTER_BELL, "bell")  # then silence
 

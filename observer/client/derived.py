@@ -2,13 +2,13 @@
 
 Views and recorders read :class:`~observer.client.status.SessionStatus` and keep no copy; it is
 worked out anew from the parts each time, so nothing is synced by hand. A prompt is looked for
-only once the agent has been quiet for :data:`~observer.client.agent_state.WAIT_AFTER_PROMPT`
-(the rows the recognisers read are painted first, where a tile's crop left them unpainted).
+only once the agent has been quiet for its rule's settle time
+(:func:`~observer.client.agent_state.settle_time`; the rows the recognisers read are painted first, where a tile's crop left them unpainted).
 """
 
 from __future__ import annotations
 
-from observer.client.agent_state import WAIT_AFTER_PROMPT, agent_state
+from observer.client.agent_state import WAIT_AFTER_DIALOG, agent_state, settle_time
 from observer.client.attention import rows_read
 from observer.client.peer_events import Parts, PeerEvents
 from observer.client.people import grouped
@@ -75,8 +75,9 @@ class Derived:
     def _prompt(self, now: float) -> Match | None:
         """The prompt the screen shows, looked for once the agent has been quiet long enough."""
         last = self._peer.last_output
-        if self._life.exited or last is None or now - last < WAIT_AFTER_PROMPT:
+        if self._life.exited or last is None or now - last < WAIT_AFTER_DIALOG:
             return None
         model = self._queue.model
         self._tile.paint_unread(rows_read(model.cursor_y))  # what a tile's crop left unpainted
-        return self._attention.prompt(model)
+        prompt = self._attention.prompt(model)
+        return prompt if prompt is not None and now - last >= settle_time(prompt.where) else None

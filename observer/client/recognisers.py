@@ -48,10 +48,12 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """A rule matched: its ``attention`` and the text it matched in (a row, a notification)."""
+    """A rule matched: its ``attention``, the text it matched in (a row, a notification) and
+    where it looked (``screen`` or ``cursor``: how long the screen must stay quiet)."""
 
     attention: str
     text: str
+    where: str = "cursor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,11 @@ class Recognisers:
         for rule in self.rules:
             found = _found(rule, cursor_text, rows)
             if found is not None:
-                return None if rule.attention == NOT_WAITING else Match(rule.attention, found)
+                return (
+                    None
+                    if rule.attention == NOT_WAITING
+                    else Match(rule.attention, found, rule.where)
+                )
         return None
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 from observer.app.recogniser_files import built_in_recognisers
-from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_PROMPT
+from observer.client.agent_state import WAIT_AFTER_BELL, WAIT_AFTER_DIALOG, WAIT_AFTER_PROMPT
 from observer.client.attention import BELL_MARKER_EVERY, RESUMED_AFTER
 from observer.client.state_words import summary
 from observer.client.watched import WatchedSession
@@ -95,6 +95,21 @@ def test_a_recognised_prompt_then_silence_needs_an_answer_since_it_went_quiet() 
     assert attention is not None
     assert attention.reason == "needs an answer" and attention.since == 30.0 + WAIT_AFTER_PROMPT
     assert attention.text == "Apply the change? (y)es/(n)o [Yes]:"
+
+
+def test_a_permission_dialog_waits_a_second_after_it_is_drawn_an_input_line_four() -> None:
+    dialog = "\x1b[2J\x1b[H Bash command\r\n rm -rf build\r\n Do you want to proceed?\r\n ❯ 1. Yes"
+    session, _ = watched()
+    receive(session, dialog.encode(), 30.0)
+    assert session.status(30.0 + WAIT_AFTER_DIALOG / 2).attention is None
+    attention = session.status(30.0 + WAIT_AFTER_DIALOG).attention
+    assert attention is not None and attention.reason == "needs permission"
+    assert attention.since == 30.0 + WAIT_AFTER_DIALOG
+    session, _ = watched()  # an agent's input line shows while it works too: a long silence
+    receive(session, "\x1b[2J\x1b[Hthinking\r\n\x1b[5;1H│ >".encode(), 30.0)
+    assert session.status(30.0 + WAIT_AFTER_DIALOG).attention is None
+    attention = session.status(30.0 + WAIT_AFTER_PROMPT).attention
+    assert attention is not None and attention.reason == "waiting for input"
 
 
 def test_a_shell_back_at_its_prompt_is_idle_not_waiting_for_input() -> None:

@@ -128,7 +128,8 @@ class WatchScreen(RewindKeys):
             return
         self.set_class(self.control, "-control")
         self._fit()
-        self.query_one(StatusBar).refresh()
+        for bar in self.query(StatusBar):  # none yet: a change can come before the screen composed
+            bar.refresh()
 
     # -- frame, full window, crop -----------------------------------------------------------------
 

@@ -91,7 +91,7 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
             r for (r,) in refreshed if not (r.y == other.y + 1 and other.contains_region(r))
         ]
         assert all(r.height == 1 and box.contains_region(r) for r in drawn_rows), drawn_rows
-        assert "count 99" in tile_text(app.screen, 0)
+        await until(lambda: "count 99" in tile_text(app.screen, 0), "the last change drawn", 5)
 
 
 async def test_a_change_is_drawn_at_once_after_a_quiet_spell_and_within_a_frame_of_the_last() -> (

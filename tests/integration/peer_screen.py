@@ -26,13 +26,14 @@ def fed(client: Client) -> list[str]:
 
 
 def screen_command(cols: int, tag: int) -> str:
-    """A shell line: a line of ``cols`` characters, a pause, ``clear``, a word at the top.
+    """A shell line: a line of ``cols`` characters, a pause (long enough for a loaded machine to
+    read the line before ``clear`` comes), ``clear``, a word at the top.
 
     The markers are printed from arithmetic (``one-$((tag+1))``) so the typed command's echo
     never matches them.
     """
     line = f"{PYTHON} -c \"print('A'*{cols - 1}+'Z')\""
-    return f"sleep 0.3; {line}; echo one-$(({tag}+1)); sleep 0.5; clear; echo two-$(({tag}+2))\r"
+    return f"sleep 0.3; {line}; echo one-$(({tag}+1)); sleep 1.5; clear; echo two-$(({tag}+2))\r"
 
 
 async def check_screen(client: Client, stream: object, cols: int, rows: int, *, tag: int,

@@ -67,7 +67,7 @@ def _identifiers() -> list[str]:
         if time.time() - float(saved["at"]) < CACHE_SECONDS:
             return sorted(known | {str(i) for i in saved["identifiers"]})
     except (OSError, ValueError, KeyError, TypeError):
-        pass
+        pass  # no cache yet, or a damaged one: ask the endpoints again below
     listed = _listed({p.url: p.api_version for p in profiles if p.protocol in (None, "observer")})
     _save(cache, sorted(listed))
     return sorted(known | listed)

@@ -26,7 +26,7 @@ from observer.client.reconnect import Retry, Stop
 from observer.client.watched import WatchedSession
 from observer.credentials.store import Secret
 from observer.protocol.events import Event
-from observer.recording.recorder import recording_policy
+from observer.recording.file_policy import recording_policy
 from observer.server import Server
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings

@@ -128,7 +128,7 @@ async def _record(args: argparse.Namespace) -> int:
     from observer.client.watched import WatchedSession
     from observer.errors import ConnectionFailed
     from observer.protocol.adapters import parse_protocol
-    from observer.recording.recorder import recording_policy
+    from observer.recording.file_policy import recording_policy
     from observer.terminal.size import parse_size
     from observer.transport.connection import Connection
     from observer.transport.settings import API_VERSION, ConnectionSettings

@@ -185,7 +185,7 @@ def build_link(
     from observer.client.watched import WatchedSession
     from observer.credentials.store import TokenStore
     from observer.errors import TokenStoreError
-    from observer.recording.recorder import recording_policy
+    from observer.recording.file_policy import recording_policy
     from observer.transport.settings import ConnectionSettings
 
     settings = ConnectionSettings(

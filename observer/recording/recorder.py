@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
-from urllib.parse import urlsplit
 
 from observer.asciicast import (
     DEFAULT_FORMAT,
@@ -46,12 +45,12 @@ from observer.asciicast import (
     Header,
 )
 from observer.asciicast.redact import Redactor
-from observer.client.recording_policy import RecordingPolicy
 from observer.errors import InvalidState, ObserverError, UsageError
+from observer.recording.header import clamp_size, endpoint_host
 from observer.recording.spool import Spool
-from observer.terminal.size import MAX_SIZE, MIN_SIZE, format_size
+from observer.terminal.size import format_size
 
-__all__ = ["HOLD_LIMIT", "Clock", "Recorder", "endpoint_host", "recording_policy"]
+__all__ = ["HOLD_LIMIT", "Clock", "Recorder"]
 
 Clock = Callable[[], float]
 
@@ -61,28 +60,6 @@ HOLD_LIMIT: Final = 0.1
 END_AFTER: Final = 0.001
 """The closing output event comes at least this long after the last marker (later is a
 different time in every reader: times are written in microseconds)."""
-
-
-def endpoint_host(endpoint: str) -> str:
-    """Return only ``host[:port]`` of an endpoint URL (or host), dropping user info, path and query.
-
-    >>> endpoint_host("wss://user:secret@sandbox.example.net:8443/?identifier=a&token=t")
-    'sandbox.example.net:8443'
-    """
-    parts = urlsplit(endpoint if "//" in endpoint else f"//{endpoint}")
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"  # IPv6 literal
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return f"{host}:{port}" if port is not None else host
-
-
-def _clamp_size(cols: int, rows: int) -> tuple[int, int]:
-    """Keep a peer's absurd size from making an unreadable file (readers refuse it)."""
-    return (min(max(cols, MIN_SIZE), MAX_SIZE), min(max(rows, MIN_SIZE), MAX_SIZE))
 
 
 class Recorder:
@@ -132,7 +109,7 @@ class Recorder:
         input_recorded: bool = False,
         fsync: Callable[[int], None] = os.fsync,
     ) -> None:
-        cols, rows = _clamp_size(cols, rows)
+        cols, rows = clamp_size(cols, rows)
         self.path = Path(path)
         self._clock = clock
         self._fsync = fsync
@@ -241,7 +218,7 @@ class Recorder:
     def resize(self, cols: int, rows: int) -> None:
         """Record a terminal resize (clamped to 1..10000, as the terminal model clamps it)."""
         self._release_held()
-        self._record(RESIZE, format_size(*_clamp_size(cols, rows)))
+        self._record(RESIZE, format_size(*clamp_size(cols, rows)))
         self.flush()
 
     def marker(self, label: str = "") -> None:
@@ -402,39 +379,3 @@ def _finish(
                 writer.write_event(clock() - start, code, redactor.flush())
     finally:
         spool.close()
-
-
-def recording_policy(
-    path: str | os.PathLike[str],
-    *,
-    identifier: str | None = None,
-    endpoint: str | None = None,
-    format: CastFormat = DEFAULT_FORMAT,
-    overwrite: bool = False,
-    record_input: bool = False,
-    redact: bool = True,
-    secrets: Iterable[str] = (),
-) -> RecordingPolicy:
-    """The recording policy of every recorder, writing to a :class:`Recorder` at ``path``.
-
-    The file is created at the session's first screen, with its size and title. Secrets are
-    masked unless ``redact`` is false; ``secrets`` (the session's own token) always are.
-    """
-    secrets = tuple(secrets)
-
-    def open_sink(cols: int, rows: int, title: str) -> Recorder:
-        return Recorder(
-            path,
-            cols=cols,
-            rows=rows,
-            title=title or None,
-            identifier=identifier,
-            endpoint=endpoint,
-            format=format,
-            overwrite=overwrite,
-            redact=redact,
-            secrets=secrets,
-            input_recorded=record_input,
-        )
-
-    return RecordingPolicy(open_sink, record_input=record_input)

@@ -48,6 +48,7 @@ from observer.server.limits import (
 from observer.server.listing import listing_json
 from observer.server.log_budget import AcceptErrors, LogBudget
 from observer.server.model_feed import ScreenModel
+from observer.server.opening import Opening, token_key
 from observer.server.people import HandoverClock
 from observer.server.stream_socket import client_socket
 from observer.server.terminal_session import TerminalSession
@@ -69,7 +70,6 @@ SLOW_DOWN = 1.0
 """Seconds before a 429 (a token opening connections too fast) is answered."""
 SLOWED_AT_ONCE = 64
 """Requests waiting for their 429 at most (beyond, they are answered at once)."""
-UNKNOWN_IDENTIFIER = "Unknown identifier"
 
 
 def _default_model(cols: int, rows: int) -> ScreenModel:
@@ -143,20 +143,21 @@ class Server:
         self.port = port
         self.auth = auth
         self.identifiers = list(identifiers)
-        self.create_on_connect = create_on_connect
         self.size = size
         self.allowed_origins = frozenset(allowed_origins)
         self.ring_size = ring_size
         self.client_queue = client_queue
         self.limits = ConnectionLimits(max_connections, max_per_token, reserved_for_control)
         self.budgets = TokenBudgets(time.monotonic)
-        self.arrivals = NewConnections(time.monotonic)
+        self.opening = Opening(
+            self.limits, NewConnections(time.monotonic), create_on_connect, max_sessions
+        )
+        """Whether an admitted request may open (scope, session, limits)."""
         self.log_budget = LogBudget(log, time.monotonic)
         """Keeps a burst of lines from one source (a churning token) to a few and a summary."""
         self._refused_token: dict[WebSocket, str] = {}
         self._accept_errors = AcceptErrors(self.log_budget)
         self._slowed = 0
-        self.max_sessions = max_sessions
         self.env = agent_environment(os.environ if env is None else env, pass_env)
         self.compression = compression
         self.model_factory = model_factory
@@ -289,43 +290,17 @@ class Server:
                 self.sessions, admits=credential.admits if credential is not None else None
             )
             return plain_response(connection, HTTPStatus.OK, body, "application/json")
-        refusal = self._refusal(decision)
+        refusal = self.opening.refusal(decision, self.sessions)
         if refusal is not None:
             if decision.credential is not None:
                 self._refused_token[connection] = decision.credential.name
             return _refuse(connection, *refusal)
         if decision.identifier not in self.sessions:
             self._open_session(decision.identifier)
-        key = _key(decision.credential)
+        key = token_key(decision.credential)
         self.limits.add(key)
         self._admissions[connection] = decision
         asyncio.get_running_loop().create_task(self._forget_when_closed(connection, key))
-        return None
-
-    def _refusal(self, decision: Admission) -> tuple[HTTPStatus, str] | None:
-        """Why an admitted request may still not open: the token's scope, the session, the
-        limits."""
-        credential = decision.credential
-        if credential is not None and not credential.admits(decision.identifier):
-            # Word for word what an unknown identifier gets: a scoped token learns nothing
-            # about the sessions beyond its scope, not even whether they exist.
-            return HTTPStatus.NOT_FOUND, UNKNOWN_IDENTIFIER
-        if decision.identifier not in self.sessions:
-            if not self.create_on_connect:
-                return HTTPStatus.NOT_FOUND, UNKNOWN_IDENTIFIER
-            if decision.role != "control":
-                return HTTPStatus.FORBIDDEN, (
-                    "Unknown identifier; only a control token starts a session"
-                )
-            if len(self.sessions) >= self.max_sessions:
-                return HTTPStatus.SERVICE_UNAVAILABLE, "Too many sessions"
-        full = self.limits.refusal(_key(decision.credential), decision.role)
-        if full is not None:
-            return HTTPStatus.SERVICE_UNAVAILABLE, full
-        if not self.arrivals.allow(_key(decision.credential)):
-            return HTTPStatus.TOO_MANY_REQUESTS, (
-                "Too many new connections for this token — wait a second, then retry"
-            )
         return None
 
     async def _forget_when_closed(self, websocket: WebSocket, key: str | None) -> None:
@@ -364,7 +339,7 @@ class Server:
             self.client_queue,
             session.resync_after_overflow,
             admission.features,
-            token=_key(admission.credential),
+            token=token_key(admission.credential),
         )
         name = admission.credential.name if admission.credential is not None else "no auth"
         source = f"token {name}"
@@ -377,7 +352,7 @@ class Server:
                 name,
             )
         self._live[websocket] = (admission, connection.id)
-        budget = self.budgets.for_connection(_key(admission.credential))
+        budget = self.budgets.for_connection(token_key(admission.credential))
         set_budget(websocket, budget)
         try:
             await run_connection(
@@ -393,10 +368,6 @@ class Server:
             del self._live[websocket]
             if self.log_budget.allow("leaves", source):
                 log.info("client %d left %r", connection.id, session.identifier)
-
-
-def _key(credential: Credential | None) -> str | None:
-    return credential.key if credential is not None else None
 
 
 def _select_subprotocol(

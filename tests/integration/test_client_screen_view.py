@@ -21,7 +21,7 @@ from observer.client.events import PeerEventApplied, ScreenChanged, SessionEvent
 from observer.client.watched import WatchedSession
 from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived, ScreenReceived, SnapshotReceived
-from observer.recording.recorder import recording_policy
+from observer.recording.file_policy import recording_policy
 from observer.server import Server
 from observer.transport.connection import Connection
 from observer.transport.settings import ConnectionSettings

@@ -18,7 +18,8 @@ import pytest
 from observer.asciicast import CastReader, Event
 from observer.errors import CastFormatError, InvalidState, UsageError
 from observer.recording.castfiles import open_cast
-from observer.recording.recorder import Recorder, endpoint_host
+from observer.recording.header import endpoint_host
+from observer.recording.recorder import Recorder
 from tests.waiting import until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -31,6 +31,17 @@ from observer.terminal import TerminalModel
 TILE_KEYFRAMES = 12
 """Keyframes each session keeps when several are watched (a dashboard of up to 100): about
 a MiB each for a 120x40 screen; a seek there feeds more of the history."""
+TILE_COALESCE = 0.5
+"""Seconds of output one event of a tile's history gathers (one watched session: 0.1 s). The
+timeline of where each event lies is what a history keeps in memory (about 45 bytes an
+event); a dashboard of redrawing agents adds an event per tile at every gathering, so it is
+what keeps a dashboard left open all day from growing by megabytes an hour. A tile is
+rewound to the half second."""
+TILE_CAP = 64 * 1024 * 1024
+"""Bytes of spool files each tile keeps (one watched session: 256 MiB): hours of a redrawing
+agent's screen; the timeline's memory is bounded by what the files keep."""
+TILE_SEGMENT = 4 * 1024 * 1024
+"""Bytes per spool file of a tile (the oldest file is deleted past :data:`TILE_CAP`)."""
 
 
 @dataclass
@@ -60,13 +71,13 @@ class SessionHistories:
                 self._folder = Path(tempfile.mkdtemp(prefix="observer-rewind-"))
             except OSError:  # no temporary folder: watched without rewind
                 return
-        keyframes = TILE_KEYFRAMES if len(links) > 1 else None
+        tiles = len(links) > 1
         for number, link in enumerate(links):
             folder = self._folder / str(number)
             session = link.session
             try:
                 folder.mkdir(mode=0o700)
-                history = SessionHistory(folder, session.model, self.clock(), keyframes=keyframes)
+                history = _history(folder, session.model, self.clock(), tiles)
             except OSError:  # no room for a history: the session is watched without rewind
                 continue
             session.tap_feed(history)
@@ -92,6 +103,21 @@ class SessionHistories:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def _history(folder: Path, model: TerminalModel, now: float, tile: bool) -> SessionHistory:
+    """A session's history: bounded for a tile (:data:`TILE_CAP`), finer for one session."""
+    if not tile:
+        return SessionHistory(folder, model, now)
+    return SessionHistory(
+        folder,
+        model,
+        now,
+        keyframes=TILE_KEYFRAMES,
+        coalesce=TILE_COALESCE,
+        cap=TILE_CAP,
+        segment=TILE_SEGMENT,
+    )
 
 
 class RewindSource:

@@ -1,0 +1,67 @@
+"""What a dashboard's live-rewind histories keep in memory: a redrawing agent's tile adds an
+event per gathering to its timeline, so a dashboard left open all day must gather coarsely
+(one watched session keeps its finer steps)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from observer.app.rewind import TILE_COALESCE, SessionHistories
+from observer.recording.history import SessionHistory
+from observer.terminal import TerminalModel
+
+MINUTES = 10
+CHUNKS_A_SECOND = 20
+"""An Ink-like agent's tile: a repaint every 50 ms."""
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _links(count: int, taps: list[tuple[Any, SessionHistory]]) -> list[Any]:
+    """Links with a session's model and feed tap, as :class:`SessionHistories` uses them."""
+    links = []
+    for _ in range(count):
+        model = TerminalModel(120, 40, scrollback=0)
+        session = SimpleNamespace(model=model)
+        session.tap_feed = lambda history, model=model: taps.append((model, history))
+        links.append(SimpleNamespace(session=session))
+    return links
+
+
+def _events_after_redrawing(count: int) -> list[int]:
+    """Each history's events after :data:`MINUTES` of redraws in ``count`` watched sessions."""
+    clock = Clock()
+    histories = SessionHistories(clock)
+    taps: list[tuple[Any, SessionHistory]] = []
+    histories.start(_links(count, taps))  # type: ignore[arg-type]
+    try:
+        for tick in range(MINUTES * 60 * CHUNKS_A_SECOND):
+            clock.now = tick / CHUNKS_A_SECOND
+            data = b"\x1b[%dH\x1b[38;2;200;100;50mthinking %d\x1b[0m" % (tick % 40 + 1, tick)
+            for model, history in taps:
+                model.feed(data)
+                history.fed(data, model, clock.now)
+        return [len(history.timeline) for _, history in taps]
+    finally:
+        histories.close()
+
+
+@pytest.mark.parametrize("tiles", [2, 10])
+def test_a_dashboards_histories_gather_a_redrawing_agent_coarsely(tiles: int) -> None:
+    gatherings = MINUTES * 60 / TILE_COALESCE
+    for events in _events_after_redrawing(tiles):
+        assert gatherings * 0.9 <= events <= gatherings + 2
+
+
+def test_one_watched_session_keeps_finer_steps_to_rewind_to() -> None:
+    (events,) = _events_after_redrawing(1)
+    assert events >= 4 * MINUTES * 60 / TILE_COALESCE

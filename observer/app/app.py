@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -39,6 +40,9 @@ from observer.render.rich_cells import Palette
 from observer.render.svg import mend_svg
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
+
+EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that end the app cleanly (see :meth:`ObserverApp._exit_on_signals`)."""
 
 
 class ObserverApp(App[int]):
@@ -141,6 +145,7 @@ class ObserverApp(App[int]):
             self.notify(
                 str(broken), title="Prompt rules not loaded", severity="error", markup=False
             )
+        self._exit_on_signals()
         self.histories.start(self.links)
         for link in self.links:
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
@@ -155,6 +160,17 @@ class ObserverApp(App[int]):
             self.push_screen(DashboardScreen(self.links, self.palette))
             for link in self.links:  # a tile opened later says what happened since
                 self.back_at_desk.left(link, self.clock())
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM (``kill``) and SIGHUP (the terminal closed) end the app as ctrl+q does:
+        links closed, recordings finished, histories deleted, the terminal restored. Python's
+        default for both ends the process on the spot, leaving the alternate screen up and a
+        history folder in the temporary directory. Exit status 128 + the signal's number, as a
+        shell reports it."""
+        loop = asyncio.get_running_loop()
+        for number in EXIT_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, partial(self.exit, None, 128 + number))
 
     def _notices_on_top(self, top: Screen[object]) -> None:
         """Only the screen in front shows notifications: one under a dialog hides its own, which
@@ -348,6 +364,10 @@ class ObserverApp(App[int]):
         self.notify(f"Saved {saved}", title="Screenshot", markup=False)
 
     async def on_unmount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for number in EXIT_SIGNALS:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(number)
         self.collector.stop()
         for link in self.links:
             with contextlib.suppress(ObserverError):

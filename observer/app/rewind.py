@@ -13,6 +13,7 @@ only while it shows live; the session goes on meanwhile (the status bar says its
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -28,6 +29,10 @@ from observer.replay.playback import Moved
 from observer.replay.rewind import Rewind
 from observer.terminal import TerminalModel
 
+PREFIX = "observer-rewind-"
+"""Start of the name of each app's history folder in the temporary directory."""
+OWNER = "pid"
+"""The file in a history folder naming the process that keeps it (see :func:`sweep_orphans`)."""
 TILE_KEYFRAMES = 12
 """Keyframes each session keeps when several are watched (a dashboard of up to 100): about
 a MiB each for a 120x40 screen; a seek there feeds more of the history."""
@@ -67,8 +72,10 @@ class SessionHistories:
     def start(self, links: list[Link]) -> None:
         """Keep a history of each of ``links`` from now on."""
         if self._folder is None:
+            sweep_orphans()
             try:  # mkdtemp makes it 0700: the history holds whatever the agents showed
-                self._folder = Path(tempfile.mkdtemp(prefix="observer-rewind-"))
+                self._folder = Path(tempfile.mkdtemp(prefix=PREFIX))
+                (self._folder / OWNER).write_text(str(os.getpid()))
             except OSError:  # no temporary folder: watched without rewind
                 return
         tiles = len(links) > 1
@@ -103,6 +110,33 @@ class SessionHistories:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def sweep_orphans(temporary: Path | None = None) -> int:
+    """Delete the history folders of observers that ended without deleting their own (``kill
+    -9``, a crash, a power cut): folders in ``temporary`` (default: the system's) whose
+    :data:`OWNER` file names a process that no longer runs. Another user's folders cannot be
+    read and are left; so are folders without the file. Returns how many were deleted."""
+    swept = 0
+    for folder in Path(temporary or tempfile.gettempdir()).glob(PREFIX + "*"):
+        try:
+            pid = int((folder / OWNER).read_text())
+        except (OSError, ValueError):
+            continue
+        if not _running(pid):
+            shutil.rmtree(folder, ignore_errors=True)
+            swept += 1
+    return swept
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only whether the process exists (kill(2))
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process of that number
+        return True
+    return True
 
 
 def _history(folder: Path, model: TerminalModel, now: float, tile: bool) -> SessionHistory:

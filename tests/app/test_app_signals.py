@@ -1,0 +1,87 @@
+"""SIGTERM (``kill``) and SIGHUP (a closed terminal window) end the app as ctrl+q does: the
+terminal restored, the live-rewind history deleted, the exit status a shell reports for the
+signal. And histories left by an app that could not clean up (``kill -9``) are deleted by the
+next app that starts."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from observer.app.rewind import OWNER, PREFIX, sweep_orphans
+from tests.app.tmux_driver import tmux, wait_for
+from tests.waiting import until_blocking
+
+ROOT = Path(__file__).resolve().parents[2]
+ENDED = "APP ENDED WITH"
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``observer demo`` in tmux, its temporary directory ``tmp_path / "tmp"``; the shell prints
+    :data:`ENDED` and the status once it ends."""
+    name = f"observer-signals-{uuid.uuid4().hex[:8]}"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    command = (
+        f"cd {ROOT} && TMPDIR={temporary} OBSERVER_CONFIG_DIR={tmp_path}"
+        f" {sys.executable} -m observer demo --speed 4; echo {ENDED} $?; sleep 30"
+    )
+    env = {**os.environ, "TERM": "xterm-256color"}
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command],
+        check=True,
+        env=env,
+        timeout=10,
+    )
+    try:
+        yield name, temporary
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
+
+
+def _app_pid(name: str) -> int:
+    """The app's process: the child of the pane's shell."""
+    shell = int(tmux("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+    children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+    assert len(children) == 1, children
+    return int(children[0])
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_ends_the_app_cleanly(demo: tuple[str, Path], number: int) -> None:
+    name, temporary = demo
+    wait_for(name, lambda s: "demo agent" in s, "the watch view")
+    (history,) = until_blocking(
+        lambda: list(temporary.glob(PREFIX + "*")), "the history folder", 20, poll=0.1
+    )
+    os.kill(_app_pid(name), number)
+    screen = wait_for(name, lambda s: ENDED in s, "the app to end")
+    assert f"{ENDED} {128 + number}" in screen
+    assert "demo agent" not in screen  # the alternate screen left: the shell's screen is back
+    assert not history.exists()
+
+
+def test_histories_of_apps_gone_are_swept_and_the_others_kept(tmp_path: Path) -> None:
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # a process number that no longer runs
+    orphan, alive, unknown = (tmp_path / f"{PREFIX}{n}" for n in ("orphan", "alive", "unknown"))
+    for folder, owner in ((orphan, ended.pid), (alive, os.getpid()), (unknown, None)):
+        (folder / "0").mkdir(parents=True)
+        if owner is not None:
+            (folder / OWNER).write_text(str(owner))
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / OWNER).write_text(str(ended.pid))
+
+    assert sweep_orphans(tmp_path) == 1
+    assert not orphan.exists()
+    assert alive.exists() and unknown.exists() and (tmp_path / "elsewhere").exists()

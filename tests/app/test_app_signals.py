@@ -10,14 +10,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from observer.app.rewind import OWNER, PREFIX, sweep_orphans
-from tests.app.tmux_driver import tmux, wait_for
+from tests.app.tmux_driver import start, tmux, wait_for
 from tests.waiting import until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,20 +27,13 @@ ENDED = "APP ENDED WITH"
 def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``observer demo`` in tmux, its temporary directory ``tmp_path / "tmp"``; the shell prints
     :data:`ENDED` and the status once it ends."""
-    name = f"observer-signals-{uuid.uuid4().hex[:8]}"
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     command = (
         f"cd {ROOT} && TMPDIR={temporary} OBSERVER_CONFIG_DIR={tmp_path}"
         f" {sys.executable} -m observer demo --speed 4; echo {ENDED} $?; sleep 30"
     )
-    env = {**os.environ, "TERM": "xterm-256color"}
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "100", "-y", "30", command],
-        check=True,
-        env=env,
-        timeout=10,
-    )
+    name = start("observer-signals", 100, 30, command)
     try:
         yield name, temporary
     finally:

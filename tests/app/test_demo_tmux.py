@@ -7,18 +7,16 @@ question, sees the agent continue, hands control back with ctrl+] and quits with
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.app.tmux_driver import status_line, tmux, wait_for
+from tests.app.tmux_driver import start, status_line, tmux, wait_for
 from tests.waiting import until_blocking
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,19 +25,12 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    name = f"observer-demo-{uuid.uuid4().hex[:8]}"
     status = tmp_path / "status"
     command = (
         f"cd {ROOT} && OBSERVER_CONFIG_DIR={tmp_path} {sys.executable} -m observer demo --speed 4;"
         f" echo $? > {status}; sleep 30"
     )
-    env = {**os.environ, "TERM": "xterm-256color"}
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", command],
-        check=True,
-        env=env,
-        timeout=10,
-    )
+    name = start("observer-demo", 120, 40, command)
     try:
         yield name, status
     finally:

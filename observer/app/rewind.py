@@ -38,7 +38,7 @@ TILE_KEYFRAMES = 12
 a MiB each for a 120x40 screen; a seek there feeds more of the history."""
 TILE_COALESCE = 0.5
 """Seconds of output one event of a tile's history gathers (one watched session: 0.1 s). The
-timeline of where each event lies is what a history keeps in memory (about 45 bytes an
+timeline of where each event lies is what a history keeps in memory (under 32 bytes an
 event); a dashboard of redrawing agents adds an event per tile at every gathering, so it is
 what keeps a dashboard left open all day from growing by megabytes an hour. A tile is
 rewound to the half second."""

@@ -7,8 +7,8 @@ on another thread sees a consistent prefix (CPython's list append and attribute 
 atomic).
 
 Output (``o``) is what takes the room, so with a :class:`SpanSource` (the recording's file) a
-timeline keeps only where each output event's line lies in the file — 20 bytes or so per event,
-whatever the output's size — and reads the data back when a seek, the keyframe index or a search
+timeline keeps only where each output event's line lies in the file — under 32 bytes an event
+with its time and code, whatever the output's size — and reads the data back when a seek, the keyframe index or a search
 needs it (a range is read in one go: a seek reads the few hundred KiB after its keyframe). So a
 1 GB recording does not need 1 GB of memory. Without a source (a v1 document, events made in
 memory) output is kept as the text it was read as. Resizes are kept as ``(cols, rows)``;
@@ -33,6 +33,8 @@ Payload = bytes | str | tuple[int, int]
 
 READ_AT_ONCE = 1024 * 1024
 """Most bytes of the file read in one call when a range of events is read back."""
+MAX_CODES = 65535
+"""Most kinds of events (codes) one timeline numbers (an unsigned 16-bit number each)."""
 
 
 class SpanSource(Protocol):
@@ -79,9 +81,14 @@ class Timeline:
         self.markers: list[Marker] = []
         self.output_bytes = 0
         self._times: array[float] = array("d")
-        self._codes: list[str] = []
-        self._payloads: list[Payload | None] = []
-        """In memory, or None: read back from ``source`` at the span below."""
+        """Each event's time; appended last, so readers size themselves by it."""
+        self._codes: array[int] = array("H")
+        """Each event's code, as its number in :attr:`_code_names`."""
+        self._code_names: list[str] = []
+        self._code_numbers: dict[str, int] = {}
+        self._payloads: dict[int, Payload] = {}
+        """By event: payloads kept in memory; the others are read back from ``source`` at
+        the span below (a dict: most events of a long recording are spans)."""
         self._offsets: array[int] = array("q")
         self._lengths: array[int] = array("I")
         """Line length in the file, 0 for events kept in memory."""
@@ -89,7 +96,7 @@ class Timeline:
         """Output bytes of each event (0 for other codes)."""
 
     def __len__(self) -> int:
-        return len(self._payloads)
+        return len(self._times)
 
     def append(self, event: Event, span: tuple[int, int] | None = None) -> None:
         """Add the next event (times must not decrease; the reader guarantees it).
@@ -116,16 +123,18 @@ class Timeline:
         else:
             payload = event.data
         time = max(event.time, self._times[-1]) if self._times else max(0.0, event.time)
-        index = len(self._payloads)
+        index = len(self._times)
+        code = self._code_number(event.code)
         if event.code == MARKER:
             self.markers.append(Marker(time, event.data, index))
-        # The payload goes in last: readers size themselves by len(), i.e. by _payloads.
-        self._times.append(time)
-        self._codes.append(event.code)
+        # The time goes in last: readers size themselves by len(), i.e. by _times.
+        if payload is not None:
+            self._payloads[index] = payload
+        self._codes.append(code)
         self._offsets.append(offset)
         self._lengths.append(length)
         self._sizes.append(size)
-        self._payloads.append(payload)
+        self._times.append(time)
 
     def extend(self, events: Iterable[Event]) -> None:
         """Append several events."""
@@ -144,7 +153,7 @@ class Timeline:
 
     def code(self, index: int) -> str:
         """Code of event ``index`` (``o r m i x`` or another kept as read)."""
-        return self._codes[index]
+        return self._code_names[self._codes[index]]
 
     def payload(self, index: int) -> Payload:
         """Output bytes, a ``(cols, rows)`` resize, or the event's text."""
@@ -153,8 +162,8 @@ class Timeline:
     def first(self, code: str) -> int | None:
         """Index of the first event with ``code`` loaded so far, or None."""
         try:
-            return self._codes.index(code)
-        except ValueError:
+            return self._codes.index(self._code_numbers[code], 0, len(self))
+        except (KeyError, ValueError):
             return None
 
     def size(self, index: int) -> int:
@@ -167,9 +176,9 @@ class Timeline:
         Raises:
             CastFormatError: The file no longer holds an event where one was read (it changed).
         """
-        codes = self._codes
+        codes, output = self._codes, self._code_numbers.get(OUTPUT)
         for index, payload in enumerate(self._stored(start, stop), start):
-            if codes[index] == OUTPUT and isinstance(payload, str):
+            if codes[index] == output and isinstance(payload, str):
                 yield payload.encode("utf-8", "replace")
             else:
                 yield payload
@@ -180,13 +189,13 @@ class Timeline:
         Raises:
             CastFormatError: The file no longer holds an event where one was read (it changed).
         """
-        codes, times = self._codes, self._times
+        codes, names, times = self._codes, self._code_names, self._times
         for index, payload in enumerate(self._stored(start, stop), start):
             if isinstance(payload, tuple):
-                yield Event(times[index], codes[index], format_size(*payload))
+                yield Event(times[index], names[codes[index]], format_size(*payload))
             else:
                 assert isinstance(payload, str)
-                yield Event(times[index], codes[index], payload)
+                yield Event(times[index], names[codes[index]], payload)
 
     def _stored(self, start: int, stop: int) -> Iterator[Payload]:
         """Payloads as stored: output as text, read back from the source where it is a span.
@@ -201,7 +210,7 @@ class Timeline:
         while index < stop:
             end, begin, finish = index, -1, 0
             while end < stop:
-                if payloads[end] is None:
+                if end not in payloads:
                     line_end = offsets[end] + lengths[end]
                     if begin < 0:
                         begin = offsets[end]
@@ -211,7 +220,7 @@ class Timeline:
                 end += 1
             block = self._read(begin, finish - begin) if begin >= 0 else b""
             for at in range(index, end):
-                payload = payloads[at]
+                payload = payloads.get(at)
                 if payload is None:
                     skip = offsets[at] - begin
                     payload = self._data(block[skip : skip + lengths[at]])
@@ -247,11 +256,11 @@ class Timeline:
 
     def output(self, start: int, stop: int) -> bytes:
         """All output bytes of events ``start`` up to (not including) ``stop``."""
-        codes = self._codes[start:stop]
+        codes, output = self._codes[start:stop], self._code_numbers.get(OUTPUT)
         return b"".join(
             payload
             for code, payload in zip(codes, self.payloads(start, stop), strict=True)
-            if code == OUTPUT and isinstance(payload, bytes)
+            if code == output and isinstance(payload, bytes)
         )
 
     def since(self, start: int) -> Timeline:
@@ -264,9 +273,29 @@ class Timeline:
             Marker(m.time, m.label, m.index - start) for m in self.markers if m.index >= start
         ]
         tail._times, tail._codes = self._times[start:], self._codes[start:]
+        tail._code_names, tail._code_numbers = self._code_names, self._code_numbers
         tail._offsets, tail._lengths = self._offsets[start:], self._lengths[start:]
-        tail._sizes, tail._payloads = self._sizes[start:], self._payloads[start:]
+        tail._sizes = self._sizes[start:]
+        tail._payloads = {i - start: p for i, p in self._payloads.items() if i >= start}
         return tail
+
+    def _code_number(self, code: str) -> int:
+        """``code``'s number in :attr:`_codes` (a new one for a code not met before).
+
+        Raises:
+            CastFormatError: The recording uses more kinds of events than a timeline numbers
+                (a file made to exhaust memory: asciicast has a handful).
+        """
+        number = self._code_numbers.get(code)
+        if number is None:
+            if len(self._code_names) >= MAX_CODES:
+                raise CastFormatError(
+                    f"the recording uses more than {MAX_CODES} kinds of events",
+                    "it was not written by a recorder; check where it came from",
+                )
+            number = self._code_numbers[code] = len(self._code_names)
+            self._code_names.append(code)
+        return number
 
     def marker_at(self, time: float) -> Marker | None:
         """The last marker at or before ``time``, if any."""

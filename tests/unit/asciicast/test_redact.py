@@ -89,3 +89,12 @@ def test_the_quick_test_never_passes_over_a_secret_shape(
 
     holds()
     assert not may_hold_shape("compiling 3/7 \x1b[32mok\x1b[0m thinking… 3.0s")
+
+
+def test_an_sk_key_starts_a_word_and_words_ending_in_sk_are_left_alone() -> None:
+    key = "sk-" + "k" * 24
+    redactor = Redactor()
+    text = f"task-{'r' * 24} disk-{'x' * 30} ({key}) -{key}\n"
+    masked = "*" * len(key)
+    assert redactor.redact(text) == f"task-{'r' * 24} disk-{'x' * 30} ({masked}) -{masked}\n"
+    assert redactor.count == 2

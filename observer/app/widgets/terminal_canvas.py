@@ -53,7 +53,7 @@ FRAME_FLOOD = 1 / 10
 screens is not read line by line, and each frame costs a repaint of every row and its escape
 codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
 frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
-FRAME_PAST = 1 / 6
+FRAME_PAST = 1 / 5
 """Frame interval, watching, when every row the last frame showed has scrolled off since: a
 log scrolling by more than a screenful between two frames shows nothing that can be read, only
 that it runs (and, once it stops, its last screen, drawn within this)."""

@@ -9,9 +9,9 @@ up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a key
 at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
 (a scrolling log) at most :data:`FRAME_FLOOD` apart while watching (:data:`FRAME_FULL` in
 control), a rate a person reads a flood at, with the latest state; :data:`FRAME_PAST` apart
-when every row the last frame showed has scrolled off since (a screenful or more a frame). The remote size is authoritative: a smaller view
-crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
-centres the screen.
+when no row the last frame showed is left (a log scrolling a screenful or more a frame). The
+remote size is authoritative: a smaller view crops and follows the cursor (and says what it
+hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
 arrived and how to jump back to live. Interaction (keys, mouse) is
 :class:`~observer.app.widgets.terminal_view.TerminalView`'s.
@@ -54,9 +54,9 @@ screens is not read line by line, and each frame costs a repaint of every row an
 codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
 frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
 FRAME_PAST = 1 / 5
-"""Frame interval, watching, when every row the last frame showed has scrolled off since: a
-log scrolling by more than a screenful between two frames shows nothing that can be read, only
-that it runs (and, once it stops, its last screen, drawn within this)."""
+"""Frame interval, watching, when most rows changed and none the last frame showed is left (a
+log scrolling a screenful between two frames, or most rows erased and rewritten): nothing can
+be read but that it runs (and, once it stops, its last screen is drawn within this)."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
@@ -114,8 +114,7 @@ class TerminalCanvas(Widget):
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._bottom: tuple[object, object] | None = None
         """The model and its bottom screen row's cells (its list) when the last frame was drawn."""
-        self._blank_row: tuple[tuple[object, ...], Strip] | None = None
-        """A row outside the remote screen, as last drawn, and what it was drawn for."""
+        self._blank_row: tuple[tuple[object, ...], Strip] | None = None  # see _outside
 
     @property
     def crop(self) -> Crop | None:
@@ -189,9 +188,10 @@ class TerminalCanvas(Widget):
         self._timer = self.set_timer(max(0.001, delay), self._flush)
 
     def _scrolled_past(self) -> bool:
-        """Whether every row the last frame showed has left the screen: rows move up as the
+        """Whether no row the last frame showed is left on the screen: rows move up as the
         screen scrolls (the model's lists), so the last frame's bottom row is on the screen
-        until a screenful of lines has pushed it off."""
+        until a screenful of lines has pushed it off (or it was erased: EL 2 and ED empty a row
+        with a new list)."""
         model, shown = self.session.model, self._bottom
         if shown is None or shown[0] is not model:  # another model (a rewind): not a flood's
             return False

@@ -53,11 +53,11 @@ FRAME_FLOOD = 1 / 10
 screens is not read line by line, and each frame costs a repaint of every row and its escape
 codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
 frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
-FRAME_PAST = 1 / 6
+FRAME_PAST = 1 / 5
 """Frame interval, watching, when most rows changed and none the last frame showed is left (a
 log scrolling a screenful between two frames, or most rows erased and rewritten): nothing can
 be read but that it runs, and once it stops its last screen is drawn within this (with the
-parse and the trip, inside the 200 ms a view may lag live under a flood)."""
+parse and the trip, inside the quarter second a watched view's stamps may lag the agent)."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""

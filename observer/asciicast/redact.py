@@ -17,16 +17,48 @@ import string
 from collections.abc import Callable, Iterable
 from typing import Final
 
-# (pattern, group to mask: 0 = the whole match). Shapes from each vendor's documented token format.
-PATTERNS: Final[tuple[tuple[re.Pattern[str], int], ...]] = (
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"), 0),  # JWT
-    (re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})"), 1),  # RFC 6750 credentials
-    (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}"), 0),  # GitHub tokens
-    (re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}"), 0),  # GitHub fine-grained tokens
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), 0),  # AWS access key ids
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{20,}"), 0),  # sk- API keys
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), 0),  # Slack tokens
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0),  # Google API keys
+_GITHUB = re.compile(r"gh[pousr]_")
+
+# (pattern, group to mask: 0 = the whole match, quick test). Shapes from each vendor's documented
+# token format. The quick test passes on any text the pattern can match (what every match holds,
+# found by a substring search that runs in C at memory speed): a pattern that starts with ``\b``
+# walks the text in Python's regular expression engine, position by position, so only the
+# patterns whose quick test passes are run (ordinary build output holds "gh" and "sk-" in words).
+PATTERNS: Final[tuple[tuple[re.Pattern[str], int, Callable[[str], bool]], ...]] = (
+    (
+        re.compile(r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}"),  # JWT
+        0,
+        lambda text: "eyJ" in text,
+    ),
+    (
+        re.compile(r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})"),  # RFC 6750 credentials
+        1,
+        lambda text: "bearer" in text.lower(),
+    ),
+    (
+        re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}"),  # GitHub tokens
+        0,
+        lambda text: _GITHUB.search(text) is not None,
+    ),
+    (
+        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,}"),  # GitHub fine-grained tokens
+        0,
+        lambda text: "github_pat_" in text,
+    ),
+    (
+        re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),  # AWS access key ids
+        0,
+        lambda text: "AKIA" in text or "ASIA" in text,
+    ),
+    (
+        # \bsk-…, with the literal first: the engine then finds each "sk-" at memory speed (words
+        # like "task-" and "disk-" hold it) where a leading \b tries every position.
+        re.compile(r"sk-(?<=\bsk-)[A-Za-z0-9_-]{20,}"),  # sk- API keys
+        0,
+        lambda text: "sk-" in text,
+    ),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}"), 0, lambda text: "xox" in text),  # Slack
+    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), 0, lambda text: "AIza" in text),  # Google API keys
 )
 
 _SECRET_ALPHABET: Final = string.ascii_letters + string.digits + "._~+/=-"
@@ -36,19 +68,9 @@ MAX_HOLD: Final = 8192
 
 
 def may_hold_shape(text: str) -> bool:
-    """Whether ``text`` holds what every shape of :data:`PATTERNS` starts with (a quick test:
-    substring searches run in C at memory speed, where eight regular expressions that start
-    with ``\\b`` each walk the text; most output holds none, and is not searched further)."""
-    return (
-        "eyJ" in text
-        or "sk-" in text
-        or "xox" in text
-        or "AIza" in text
-        or "AKIA" in text
-        or "ASIA" in text
-        or ("_" in text and ("gh" in text or "github_pat_" in text))
-        or "bearer" in text.lower()
-    )
+    """Whether some shape of :data:`PATTERNS` passes its quick test on ``text`` (most output
+    holds none, and is not searched further)."""
+    return any(quick(text) for _, _, quick in PATTERNS)
 
 
 class Redactor:
@@ -97,8 +119,9 @@ class Redactor:
             return text
         if self._exact is not None:
             text = self._exact.sub(self._mask_whole, text)
-        if self._patterns and may_hold_shape(text):
-            for pattern, group in self._patterns:
+        # A pattern can match only where its quick test passes, on the text as masked so far.
+        for pattern, group, quick in self._patterns:
+            if quick(text):
                 text = pattern.sub(self._masker(group), text)
         return text
 

@@ -13,6 +13,10 @@ Bounded:
 
 - **memory**: output fed within :data:`COALESCE` seconds is one event, so a busy session adds
   at most a few events a second to the timeline; keyframes are thinned past their limit;
+- **CPU**: what the core hands over is only gathered; the bytes are decoded, redacted and
+  written once per event, and the live model is snapshot at most every
+  :data:`KEYFRAME_EVERY` seconds (a flood reaches the keyframes' byte budget several times a
+  second, and a snapshot costs about as much as parsing a screenful);
 - **disk**: the lines go to segment files of :data:`SEGMENT` bytes; past ``cap`` bytes the oldest
   segment is deleted and the keyframes before the first event still on disk are forgotten (each
   segment starts with a keyframe, so what is left can be shown from its start); once more than
@@ -51,6 +55,9 @@ SEGMENT = 16 * 1024 * 1024
 """Bytes of lines in one spool file before the next is started."""
 DISK_CAP = 256 * 1024 * 1024
 """Bytes of spool files kept per session by default; the oldest are deleted past it."""
+KEYFRAME_EVERY = 1.0
+"""Seconds of the session at least between two keyframes (a seek then feeds at most this long's
+output, about 40 ms of parsing for a build log at 500 KB/s)."""
 WRITE_EVERY = 1.0
 """Seconds lines wait before the spool's thread writes them (a read writes them first)."""
 
@@ -116,6 +123,8 @@ class SessionHistory:
         self._pending: list[bytes] = []
         self._pending_size = 0
         self._pending_since = self._pending_last = 0.0
+        self._counted = 0
+        """The timeline's output bytes when the keyframes were last told of its events."""
         self._open_segment()
         header = Header(version=2, cols=model.cols, rows=model.rows, term_type="xterm-256color")
         self._writer = CastWriter(self, header)
@@ -138,7 +147,7 @@ class SessionHistory:
         if len(self._pending) == 1:
             self._pending_since = time
         self._pending_last = time
-        if self.keyframes.due(self._pending_size, time):
+        if self._keyframe_due(self._pending_size, time):
             self._write_pending(model)
 
     def resized(self, model: TerminalModel, now: float) -> None:
@@ -148,7 +157,7 @@ class SessionHistory:
         self._write_pending(None, release=True)
         time = self._time(now)
         self._append(Event(time, RESIZE, format_size(model.cols, model.rows)))
-        self.keyframes.appended(model)
+        self._keyframe(model)
 
     def marker(self, label: str, now: float) -> None:
         """A marker (its label from :mod:`observer.asciicast.markers`) at ``now``."""
@@ -191,7 +200,7 @@ class SessionHistory:
         self._pending, self._pending_size, self._pending_since = [], 0, 0.0
         text = self._decoder.decode(data)
         time = self._pending_last
-        due = model is not None and self.keyframes.due(len(data), time)
+        due = model is not None and self._keyframe_due(len(data), time)
         if self._redactor is not None:
             text = self._redactor.feed(text)
             if due or release:
@@ -207,7 +216,20 @@ class SessionHistory:
                 except OSError as error:  # a full disk: the history stops, the session goes on
                     self.error = error
                     return
-            self.keyframes.appended(model, force=rotate)
+            self._keyframe(model, force=rotate)
+
+    def _keyframe_due(self, waiting: int, time: float) -> bool:
+        """Whether a keyframe is due at ``time``, with ``waiting`` bytes gathered (and those
+        written since the keyframes were last told: events written while the model was ahead
+        of them count towards the budget too)."""
+        if time - self.keyframes.keyframes[-1].time < KEYFRAME_EVERY:
+            return False
+        return self.keyframes.due(self.timeline.output_bytes - self._counted + waiting, time)
+
+    def _keyframe(self, model: TerminalModel, *, force: bool = False) -> None:
+        """The events written so far end where ``model`` is: a keyframe there if due."""
+        self.keyframes.appended(model, force=force)
+        self._counted = self.timeline.output_bytes
 
     def _append(self, event: Event) -> None:
         self._writer.write_event(event.time, event.code, event.data, decoded=True)

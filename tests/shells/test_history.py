@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 from pathlib import Path
 
 import pytest
 
 from observer.asciicast import MARKER, OUTPUT
-from observer.recording.history import SessionHistory
+from observer.recording.history import KEYFRAME_EVERY, SessionHistory
 from observer.replay.rewind import Rewind, behind_text
 from observer.replay.search import find
 from observer.terminal import TerminalModel
@@ -198,3 +199,25 @@ def test_a_rewound_view_goes_on_over_the_history_once_its_oldest_is_forgotten(
     assert source.model is model
     source.move(lambda rewind, live: rewind.back(live, 9.9), 400.0)
     assert source.model.text()[0] == "counter 1950"
+
+
+def test_a_flood_is_keyframed_by_its_bytes_but_at_most_once_a_second(tmp_path: Path) -> None:
+    """A build log at about 500 KB/s, fed in the feeder's pieces (cut mid-line): the keyframes'
+    byte budget is reached several times a second, so a seek feeds at most a second's output;
+    the live model is not snapshot more often than that."""
+    model = TerminalModel(120, 40, 1000)
+    history = SessionHistory(tmp_path, model, now=0.0)
+    line = b"\x1b[32m[%8d]\x1b[0m CC src/module_%04d/file.o -O2 -Wall -c \x1b[33mok\x1b[0m\r\n"
+    stream = b"".join(line % (n, n % 9973) for n in range(70_000))  # 5 MB: 10 s at 500 KB/s
+    piece = 12_345
+    for start in range(0, len(stream), piece):
+        fed(history, model, stream[start : start + piece], start / 500_000)
+    keyframes = history.keyframes.keyframes
+    gaps = [b.time - a.time for a, b in itertools.pairwise(keyframes)]
+    assert 8 <= len(keyframes) <= 11 and min(gaps) >= KEYFRAME_EVERY
+    widest = max(b.offset - a.offset for a, b in itertools.pairwise(keyframes))
+    assert widest <= 600_000  # about a second's output, not the five seconds' of the spacing
+    history.flush(model, 11.0)
+    rewind = Rewind(history.timeline, history.keyframes)
+    rewind.seek(history.duration, 11.0)  # the last moment: the live screen
+    assert rewind.player.model.text() == model.text()

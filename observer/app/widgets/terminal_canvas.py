@@ -8,9 +8,10 @@ lines composes *n* rows. Only rows the model reports dirty are refreshed, throug
 up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a keystroke's echo)
 at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
 (a scrolling log) at most :data:`FRAME_FLOOD` apart while watching (:data:`FRAME_FULL` in
-control), a rate a person reads a flood at, with the latest state. The remote size is authoritative: a smaller view
-crops and follows the cursor (and says what it hides: :attr:`TerminalCanvas.crop`), a larger one
-centres the screen.
+control), a rate a person reads a flood at, with the latest state; :data:`FRAME_PAST` apart
+when no row the last frame showed is left (a log scrolling a screenful or more a frame). The
+remote size is authoritative: a smaller view crops and follows the cursor (and says what it
+hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
 arrived and how to jump back to live. Interaction (keys, mouse) is
 :class:`~observer.app.widgets.terminal_view.TerminalView`'s.
@@ -52,6 +53,11 @@ FRAME_FLOOD = 1 / 10
 screens is not read line by line, and each frame costs a repaint of every row and its escape
 codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
 frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
+FRAME_PAST = 1 / 5
+"""Frame interval, watching, when most rows changed and none the last frame showed is left (a
+log scrolling a screenful between two frames, or most rows erased and rewritten): nothing can
+be read but that it runs, and once it stops its last screen is drawn within this (with the
+parse and the trip, inside the quarter second a watched view's stamps may lag the agent)."""
 SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
@@ -107,6 +113,9 @@ class TerminalCanvas(Widget):
         """The crop :meth:`crop_changed` last told of (reading :attr:`crop` works it out anew:
         a status bar reading it between a resize and the frame must not hide the change)."""
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
+        self._bottom: tuple[object, object] | None = None
+        """The model and its bottom screen row's cells (its list) when the last frame was drawn."""
+        self._blank_row: tuple[tuple[object, ...], Strip] | None = None  # see _outside
 
     @property
     def crop(self) -> Crop | None:
@@ -168,7 +177,8 @@ class TerminalCanvas(Widget):
         paced = self.paced()
         frame = FRAME if paced else self.frame
         if self._whole or 2 * len(self._pending) > self.session.model.rows:
-            frame = max(FRAME_FULL if self.session.in_control else FRAME_FLOOD, frame)
+            flood = FRAME_PAST if self._scrolled_past() else FRAME_FLOOD
+            frame = max(FRAME_FULL if self.session.in_control else flood, frame)
         frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
         delay = self._last_frame + frame - self.clock()
         if paced and delay <= 0:
@@ -177,6 +187,16 @@ class TerminalCanvas(Widget):
             self._flush()
             return
         self._timer = self.set_timer(max(0.001, delay), self._flush)
+
+    def _scrolled_past(self) -> bool:
+        """Whether no row the last frame showed is left on the screen: rows move up as the
+        screen scrolls (the model's lists), so the last frame's bottom row is on the screen
+        until a screenful of lines has pushed it off (or it was erased: EL 2 and ED empty a row
+        with a new list)."""
+        model, shown = self.session.model, self._bottom
+        if shown is None or shown[0] is not model:  # another model (a rewind): not a flood's
+            return False
+        return all(model.glyphs(y) is not shown[1] for y in range(model.rows))
 
     def _flush(self) -> None:
         self._timer = None
@@ -192,6 +212,7 @@ class TerminalCanvas(Widget):
             self._sync_since = None
         self._last_frame = now
         self.frames += 1
+        self._bottom = (model, model.glyphs(model.rows - 1))
         self.scroll.follow(model.history)
         old = self._window_drawn
         self._window = None
@@ -347,7 +368,7 @@ class TerminalCanvas(Widget):
             return _filtered(self._bar(width), filters, background)
         index = y - window.pad_top
         if index < 0 or index >= window.count:
-            return _filtered(Strip.blank(width, self._blank()), filters, background)
+            return self._outside(width, filters, background)
         line = window.first + index
         strip = self._placed(line, window.left, width, filters, background)
         span = self.selection.span(line) if self.selection is not None else None
@@ -370,6 +391,17 @@ class TerminalCanvas(Widget):
         # What was laid over the filtered row is filtered too (filters change a filtered
         # strip no further: its colours are truecolour already).
         return _filtered(strip, filters, background) if changed else strip
+
+    def _outside(
+        self, width: int, filters: tuple[LineFilter, ...], background: Color | None
+    ) -> Strip:
+        """A row of the view outside the remote screen (a larger view centres it): the same
+        strip every frame, filtered once."""
+        key = (width, self._blank(), filters, background)
+        if self._blank_row is None or self._blank_row[0] != key:
+            strip = _filtered(Strip.blank(width, self._blank()), filters, background)
+            self._blank_row = (key, strip)
+        return self._blank_row[1]
 
     def _cursor_column(self, line: int, window: Window) -> int | None:
         model = self.session.model

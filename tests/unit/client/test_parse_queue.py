@@ -63,6 +63,23 @@ def test_rows_written_again_the_same_are_not_reported_but_the_change_still_is() 
     assert changes(outlet) == [ScreenChanged(frozenset(), False)]  # the cursor may have moved
 
 
+def test_rows_a_scroll_moved_are_reported_and_a_change_in_place_after_it_too() -> None:
+    part, _, outlet = queue()
+    part.output(b"one\r\ntwo\r\nthree")
+    part.feed(1 << 20, 0.0)
+    changes(outlet)
+    part.output(b"\r\nfour")  # a scroll: every row shows another line
+    part.feed(1 << 20, 0.0)
+    assert changes(outlet) == [ScreenChanged(frozenset({0, 1, 2}), False)]
+    part.output(b"\x1b[1;1Htwo\x1b[2;1Hthree!")  # row 0 the same, row 1 changed, in place
+    part.feed(1 << 20, 0.0)
+    assert 1 in changes(outlet)[0].rows
+    part.output(b"\x1b[1;1Htwo\x1b[2;1Hthree!")  # now both the same
+    part.feed(1 << 20, 0.0)
+    assert changes(outlet) == [ScreenChanged(frozenset(), False)]
+    assert part.model.text() == ["two", "three!", "four"]
+
+
 def test_a_headless_recorder_keeps_nothing_to_parse() -> None:
     part, _, _ = queue(show=False)
     part.output(b"x" * 100)

@@ -67,7 +67,9 @@ def test_a_drag_copies_the_cells_under_it_to_the_host_clipboard(watched: str) ->
 def test_tmux_style_keys_select_and_copy_while_watching(watched: str) -> None:
     # v: copy mode, at the agent's cursor (the row under the last line, column 0); up to the
     # last line, space anchors, right to the end of "build 8", y copies.
-    for key in ("v", "Up", "Space", *["Right"] * (len("build 8") - 1), "y"):
+    tmux("send-keys", "-t", watched, "v")
+    wait_for(watched, lambda s: "COPY" in status_line(s), "copy mode")  # its cursor is placed
+    for key in ("Up", "Space", *["Right"] * (len("build 8") - 1), "y"):
         tmux("send-keys", "-t", watched, key)
     assert clipboard("build 8") == "build 8"
 

@@ -4,9 +4,10 @@ The PTY reader hands its reads to the loop at least every 2 ms whatever the audi
 reader's own interval grew with the audience, the model waited up to 10 ms for each batch, the
 PTY reader hit its limit meanwhile and the agent waited on its writes: 100 watchers cost the
 agent about a fifth of its rate for about 5 % more CPU). Clients get the output in larger
-batches instead: the fan-out costs per frame and per client, not per byte, so streaming output
-goes to them at most every :func:`batch_interval` (2 ms, plus 0.1 ms per client, up to 16 ms);
-small output such as an echo goes at once.
+batches instead: the fan-out costs per frame and per client, not per byte, and each message
+costs every watcher a wake-up and a frame to parse, so a stream (output following a large
+batch) goes to them at most every 16 ms, a frame of a 60 Hz display; small output such as an
+echo, and the first batch after a quiet spell (a redrawing UI's frame), go at once.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from observer.server.clients import (
     beyond_fair_share,
     beyond_token_streams,
 )
-from observer.server.pty_reader import BATCH_INTERVAL, SMALL_BATCH, batch_interval
+from observer.server.pty_reader import BATCH_INTERVAL, MAX_INTERVAL, SMALL_BATCH, batch_interval
 from observer.server.websocket_adapter import wire_frame
 
 
@@ -55,6 +56,11 @@ class Fanout:
         if self._timer is not None:
             return
         interval = batch_interval(len(self._clients))
+        if self._last_size >= SMALL_BATCH:
+            # A stream (the last batch was large): one message a display frame at most, even
+            # to one client. Each message costs a watcher a wake-up, a frame to parse and a
+            # slice of its parse queue, and a flood read every 2 ms is not seen any sooner.
+            interval = MAX_INTERVAL
         if interval <= BATCH_INTERVAL:  # the reader batches that much already: no timer
             self.flush()
             return

@@ -136,12 +136,26 @@ async def test_a_flush_sends_what_was_collected_before_anything_else_is_sent() -
     assert all(c.messages == [b"x" * 4096, b"y" * 10] for c in clients)
 
 
-async def test_a_few_clients_get_each_batch_of_the_reader_as_it_comes() -> None:
-    clients = [Recorder() for _ in range(10)]
-    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, c) for c in clients])
+async def test_a_stream_goes_even_to_one_client_at_most_once_a_display_frame() -> None:
+    client = Recorder()
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, client)])
+    fanout.add(b"x" * 4096)  # the first batch after a quiet spell goes at once
     for _ in range(3):
-        fanout.add(b"x" * 4096)
-    assert all(c.messages == [b"x" * 4096] * 3 for c in clients)
+        fanout.add(b"y" * 4096)  # a flood, read every 2 ms: collected
+    assert client.messages == [b"x" * 4096]
+    await until(lambda: len(client.messages) == 2, "the stream's next message")
+    assert client.messages[1] == b"y" * 4096 * 3
+    fanout.add(b"z")  # after the stream, an echo waits for the frame too, in stream order
+    await until(lambda: len(client.messages) == 3, "the echo")
+
+
+async def test_a_redrawing_ui_s_frames_go_at_once_when_a_display_frame_apart() -> None:
+    client = Recorder()
+    fanout = Fanout(asyncio.get_running_loop(), [cast(Client, client)])
+    for n in range(3):
+        fanout.add(b"%d" % n * 4096)  # an Ink-like frame ...
+        assert len(client.messages) == n + 1  # ... goes at once
+        await asyncio.sleep(MAX_INTERVAL * 1.5)  # the next one a display frame or more later
 
 
 async def test_without_clients_no_output_is_kept_for_them() -> None:

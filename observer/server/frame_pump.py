@@ -4,8 +4,10 @@ made and sent in turn.
 The frames of all sessions fall in the same ticks (:mod:`observer.server.screen_sync`). With a
 ticker per session, all of them woke at once and every session's frames were made before any
 was sent (a client's writer runs after the tickers ready before it): the first frame waited
-for the last, and on a busy machine that wait grew long. The pump makes one session's frames,
-gives the event loop a turn (the clients' writers send them), then makes the next session's.
+for the last, and on a busy machine that wait grew long. The pump makes the sessions' frames in
+turn and, once it has made frames for :data:`BATCH` seconds, gives the event loop a turn (the
+clients' writers send them) before it makes more: a frame waits at most that long for others,
+and frames made together reach a dashboard together (it wakes once for them).
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import asyncio
 import time
 import weakref
 from typing import Protocol
+
+BATCH = 0.005
+"""Seconds of making frames after which the pump lets them be sent before it makes more."""
 
 
 class Ticked(Protocol):
@@ -57,6 +62,7 @@ class FramePump:
         loop = asyncio.get_running_loop()
         while self._views:
             due = time.monotonic() + 1.0
+            began = time.monotonic()
             for views in list(self._views):
                 if views not in self._views:  # (removed during a turn given away)
                     continue
@@ -65,9 +71,11 @@ class FramePump:
                 if wait is None:
                     self._views.remove(views)  # nobody watches its screen now
                     continue
-                due = min(due, time.monotonic() + wait)
-                if views.sent != sent:
-                    await asyncio.sleep(0)  # its frames go before the next session's are made
+                now = time.monotonic()
+                due = min(due, now + wait)
+                if views.sent != sent and now - began >= BATCH:
+                    await asyncio.sleep(0)  # the frames made so far go before more are made
+                    began = time.monotonic()
             if not self._views:
                 break
             self._sleep = sleep = loop.create_future()

@@ -198,12 +198,13 @@ class ScreenFeed:
         return message
 
     def next_due(self, now: float) -> float:
-        """When the frame after one sent at ``now`` may go: the first whole multiple of the
-        interval (on the grid's clock) at least half an interval on. Frames sent on time are an
-        interval apart; one sent late (nothing had changed when it was due) is followed by the
-        next on the grid, which keeps a session's frames in the same ticks as the others'."""
+        """When the frame after one sent at ``now`` may go: the next whole multiple of the
+        interval (on the grid's clock). Frames sent on time are an interval apart; one sent late
+        (nothing had changed when it was due, or the server was busy) is followed by the next on
+        the grid however soon, so a session's frames stay in the others' ticks and none is
+        skipped."""
         interval, at = self.interval, now + self._grid
-        return now + math.ceil((at + interval / 2) / interval) * interval - at
+        return now + (math.floor(at / interval) + 1) * interval - at
 
     def due_at(self, notices: NotificationLog | None) -> float:
         """When the next frame may go: a notification or a bell not yet sent goes a tick after

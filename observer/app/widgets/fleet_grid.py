@@ -22,6 +22,7 @@ seconds to open); the tiles keep what changed meanwhile and the grid draws it wh
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar, cast
@@ -124,6 +125,8 @@ class FleetGrid(Widget, can_focus=True):
         """Changes marked so far (a timer that finds more than when it was set waits on)."""
         self._seen = 0
         self._gathering = 0.0
+        self._gather: asyncio.TimerHandle | None = None
+        """The wait for the rest of a tick's changes (an event loop timer: they are many)."""
         self._paused = False
 
     # -- wiring ---------------------------------------------------------------------------------
@@ -138,6 +141,7 @@ class FleetGrid(Widget, can_focus=True):
             tile.watch_small()
 
     def on_unmount(self) -> None:
+        self.pause()  # (a wait for more changes must not draw an unmounted grid)
         for tile, listener in zip(self.tiles, self._listeners, strict=True):
             live_screen(tile.session).unsubscribe(listener)
             tile.session.show_rows(None)
@@ -244,6 +248,9 @@ class FleetGrid(Widget, can_focus=True):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        if self._gather is not None:
+            self._gather.cancel()
+            self._gather = None
 
     def resume(self) -> None:
         """Draw what changed while paused, and go on drawing."""
@@ -269,9 +276,10 @@ class FleetGrid(Widget, can_focus=True):
     def _gathered(self) -> None:
         """Draw, unless changes still come (the rest of a tick's frames): then wait for them,
         :data:`FRAME` at most (on the monotonic clock: a busy machine's timers fire late)."""
+        self._gather = None
         if self._changes != self._seen and time.monotonic() - self._gathering < FRAME:
             self._seen = self._changes
-            self._timer = self.set_timer(GATHER, self._gathered)
+            self._gather = asyncio.get_running_loop().call_later(GATHER, self._gathered)
             return
         self._frame()
 

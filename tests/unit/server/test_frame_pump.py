@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from observer.server import frame_pump
 from observer.server.notification_log import NotificationLog
 from observer.server.screen_sync import RowVersions, ScreenViews
 from observer.terminal import TerminalModel
@@ -29,10 +32,8 @@ class Writer:
         pass
 
 
-async def test_each_sessions_frame_is_sent_before_the_next_sessions_is_made() -> None:
-    # The frames of every session fall in the same tick: made all first and sent after, the
-    # first session's frame would wait for the last session's to be made.
-    happened: list[str] = []
+async def sent_in_turn(happened: list[str]) -> None:
+    """Three sessions' first frames made and sent, what happened noted in ``happened``."""
     sessions, viewers = [], []
     for name in "abc":
         model, rows = TerminalModel(20, 3, scrollback=0), RowVersions(3)
@@ -53,7 +54,25 @@ async def test_each_sessions_frame_is_sent_before_the_next_sessions_is_made() ->
         views.enter(viewer, 4)  # type: ignore[arg-type]
     try:
         await until(lambda: len(happened) >= 6, "every session's first frame sent")
-        assert happened[:6] == ["made a", "sent a", "made b", "sent b", "made c", "sent c"]
     finally:
         for views in sessions:
             views.stop()
+
+
+async def test_frames_go_once_made_for_a_batchs_time_not_after_every_sessions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The frames of every session fall in the same tick: made all first and sent after, the
+    # first session's frame would wait for the last session's to be made.
+    monkeypatch.setattr(frame_pump, "BATCH", 0.0)
+    happened: list[str] = []
+    await sent_in_turn(happened)
+    assert happened[:6] == ["made a", "sent a", "made b", "sent b", "made c", "sent c"]
+
+
+async def test_frames_made_within_a_batch_go_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A dashboard wakes once for the frames that come together.
+    monkeypatch.setattr(frame_pump, "BATCH", 10.0)
+    happened: list[str] = []
+    await sent_in_turn(happened)
+    assert happened[:6] == ["made a", "made b", "made c", "sent a", "sent b", "sent c"]

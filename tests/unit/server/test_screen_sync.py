@@ -163,15 +163,16 @@ def test_sessions_that_began_apart_send_their_frames_in_the_same_ticks() -> None
         server.output(b"hello")
         assert server.frame() is not None
         server.output(b" again")
-    second.now = first.now = 0.2  # not due yet: a frame is half an interval after the last
+    second.now = first.now = 0.2  # not due yet: the next tick is at 0.25
     assert first.frame() is None and second.frame() is None
     second.now = first.now = 0.25  # the grid's next tick (4 frames a second)
     assert first.frame() is not None and second.frame() is not None
-    # A frame sent late (nothing had changed when it was due) puts off the next to the grid.
+    # A frame sent late (nothing had changed when it was due) is followed by the next tick's,
+    # however soon: none is skipped.
     first.now = 0.3
     first.output(b"!")
     assert first.frame() is None
-    first.now = 0.5 + 0.02
+    first.now = 0.7
     first.output(b"?")
     assert first.frame() is not None  # late: the next goes at 0.75, with the others'
     first.output(b"#")

@@ -11,13 +11,6 @@ client that needs it; a row written again the same (an Ink UI redraws its whole 
 change of a line or two) keeps its content's version, so it is not sent again. Each client
 remembers the versions it was sent (:class:`ScreenFeed`).
 
-Frames fall on a grid shared by every session: whole multiples of their interval in wall time
-(:meth:`ScreenFeed.next_due`). A dashboard watches many sessions at one rate, so their frames
-reach it together, and it wakes, parses and draws once a tick for all of them rather than once
-for each session at its own phase; sessions on other servers share the grid as far as their
-clocks agree. One ticker makes the frames of a server's sessions in turn, each sent as soon as
-it is made (:mod:`observer.server.frame_pump`).
-
 A repaint of rows cannot carry what the agent sent to be noticed (OSC 9/99/777 notifications,
 BEL, OSC 9;4 progress): the model reports those, the session keeps the latest in a
 :class:`NotificationLog`, and each frame lists those since the client's previous frame (a bell
@@ -28,14 +21,13 @@ agent asking for someone is what the dashboard is for; progress reports wait the
 
 from __future__ import annotations
 
-import math
+import asyncio
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from observer.protocol import frames
 from observer.protocol.screen_frames import Screen
-from observer.server.frame_pump import FramePump, pump
 from observer.server.notification_log import NotificationLog
 from observer.terminal.ansi import paint_glyphs
 from observer.terminal.cells import BLANK, Glyph
@@ -129,20 +121,13 @@ class ScreenFeed:
         fps: frames a second at most.
         clock: monotonic seconds.
         noticed: the number of the last notification the client saw otherwise (in the stream).
-        grid: seconds from ``clock`` to the clock whose whole multiples of the interval frames
-            fall on (:func:`wall_offset`: the wall clock).
     """
 
     def __init__(
-        self,
-        fps: int,
-        clock: Callable[[], float] = time.monotonic,
-        noticed: int = 0,
-        grid: float = 0.0,
+        self, fps: int, clock: Callable[[], float] = time.monotonic, noticed: int = 0
     ) -> None:
         self.interval = 1.0 / fps
         self._clock = clock
-        self._grid = grid
         self.due = 0.0
         """When the next frame may go (monotonic seconds)."""
         self._sent_at = -TICK
@@ -188,7 +173,7 @@ class ScreenFeed:
         if notices is not None:
             self._noticed = notices.last
         self._generation, self._rest = rows.generation, rest
-        self.due, self._sent_at = self.next_due(now), now
+        self.due, self._sent_at = now + self.interval, now
         self.frames += 1
         cursor = (min(model.cursor_x, model.cols - 1), min(model.cursor_y, model.rows - 1))
         message = frames.encode(
@@ -196,15 +181,6 @@ class ScreenFeed:
         )
         assert isinstance(message, str)
         return message
-
-    def next_due(self, now: float) -> float:
-        """When the frame after one sent at ``now`` may go: the next whole multiple of the
-        interval (on the grid's clock). Frames sent on time are an interval apart; one sent late
-        (nothing had changed when it was due, or the server was busy) is followed by the next on
-        the grid however soon, so a session's frames stay in the others' ticks and none is
-        skipped."""
-        interval, at = self.interval, now + self._grid
-        return now + (math.floor(at / interval) + 1) * interval - at
 
     def due_at(self, notices: NotificationLog | None) -> float:
         """When the next frame may go: a notification or a bell not yet sent goes a tick after
@@ -247,9 +223,8 @@ class Viewer(Protocol):
 
 
 class ScreenViews:
-    """The screen viewers of one session: switching views, and sending each its due frames
-    (ticked by the event loop's :class:`~observer.server.frame_pump.FramePump` while there is a
-    viewer).
+    """The screen viewers of one session: switching views, and a ticker that sends each its due
+    frames (one task, running only while there is a viewer).
 
     Args:
         clients: the session's clients (the same list, kept up to date by the session).
@@ -280,9 +255,8 @@ class ScreenViews:
         self._offset = offset
         self._catch_up = catch_up
         self._current = current
-        self._pump: FramePump | None = None
-        self.sent = 0
-        """Frames queued so far."""
+        self._task: asyncio.Task[None] | None = None
+        self._sleep: asyncio.Future[None] | None = None
         notices.on_urgent = self.wake
 
     def enter(self, client: Viewer, fps: int) -> None:
@@ -292,12 +266,12 @@ class ScreenViews:
             # The model parses what the client was sent first: its notifications came in the
             # stream; the frames carry those after (not those of the bytes just dropped).
             self._catch_up()
-            client.screen = ScreenFeed(fps, noticed=self._notices.last, grid=wall_offset())
+            client.screen = ScreenFeed(fps, noticed=self._notices.last)
         else:  # a new rate; or staying after all, if it was leaving
             client.screen.interval = 1.0 / fps
             client.screen.leaving = False
-        self._pump = pump()
-        self._pump.add(self)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
 
     def leave(self, client: Viewer) -> None:
         """Back to the stream: a last frame at the end of the stream, where the snapshot that
@@ -314,8 +288,8 @@ class ScreenViews:
 
     def stop(self) -> None:
         """Stop ticking (the session closes)."""
-        if self._pump is not None:
-            self._pump.remove(self)
+        if self._task is not None:
+            self._task.cancel()
 
     def send_due(self) -> float | None:
         """Queue every due frame; return the seconds until the next may be due (None: no
@@ -335,7 +309,6 @@ class ScreenViews:
                 message = feed.frame(self._model, self._rows(), self._offset(), self._notices)
                 if message is not None:
                     client.push(message)
-                    self.sent += 1
             due = feed.due_at(self._notices) - time.monotonic()
             # Due later: wake then (a hair after: a timer may fire early, and a frame asked for
             # before it is due waits a whole tick more). Due already but nothing changed: look
@@ -345,10 +318,23 @@ class ScreenViews:
 
     def wake(self) -> None:
         """Look for due frames now (a notification or a bell came: it goes at once)."""
-        if self._pump is not None:
-            self._pump.wake()
+        if self._sleep is not None and not self._sleep.done():
+            self._sleep.set_result(None)
+
+    async def _run(self) -> None:
+        # Wake when the next frame may be due (a frame not sent for want of a change is due at
+        # once, so the ticker looks again each TICK until one comes), or at a notification.
+        loop = asyncio.get_running_loop()
+        while (wait := self.send_due()) is not None:
+            self._sleep = sleep = loop.create_future()
+            timer = loop.call_later(wait, _done, sleep)
+            try:
+                await sleep
+            finally:
+                timer.cancel()
+                self._sleep = None
 
 
-def wall_offset() -> float:
-    """Seconds from the monotonic clock to the wall clock (the frames' shared grid)."""
-    return time.time() - time.monotonic()
+def _done(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

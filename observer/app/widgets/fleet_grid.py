@@ -6,13 +6,9 @@ pieces on it (border, title line, a row of the tile's terminal: :class:`~observe
 tile.Tile` keeps a strip per row version) and kept until one of those pieces changes.
 
 One frame tick serves every tile: a session that changes marks its tile, and the first change
-after a frame arms a timer that draws every changed tile at once, :data:`FRAME` after the last
-frame at the soonest, so a change reaches the screen within a frame budget and a quiet dashboard
-draws nothing. The tiles' screen frames come together (the server sends them on a shared grid of
-ticks: :mod:`observer.server.screen_sync`), parsed one after another: the timer waits until
-none has come for :data:`GATHER` (up to :data:`FRAME` more), so that one frame draws them all
-and each line they share is composed and sent to the terminal once, not once per tile on it.
-A frame refreshes only the regions that changed (``refresh(*regions)``): rows of tiles'
+after a frame arms a timer that draws every changed tile at once, at most :data:`FRAME` after
+the last frame, so a change reaches the screen within a frame budget and a quiet dashboard draws
+nothing. A frame refreshes only the regions that changed (``refresh(*regions)``): rows of tiles'
 terminals, a title line, the border of a tile that gained or lost the focus.
 
 While the dashboard is hidden or under a dialog the grid draws nothing (:meth:`pause`: a dialog
@@ -22,7 +18,6 @@ seconds to open); the tiles keep what changed meanwhile and the grid draws it wh
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar, cast
@@ -58,9 +53,6 @@ Filters = tuple[LineFilter, ...]
 
 FRAME = 1 / 30
 """Seconds between two frames at least (a frame draws every tile that changed)."""
-GATHER = 0.004
-"""Seconds without a change after which a frame draws what changed: longer than a tile's frame
-takes to parse, far shorter than a frame."""
 
 
 class FleetGrid(Widget, can_focus=True):
@@ -121,12 +113,6 @@ class FleetGrid(Widget, can_focus=True):
         self._listeners: list[Callable[[set[int], bool], None]] = []
         self._timer: Timer | None = None
         self._last_frame = 0.0
-        self._changes = 0
-        """Changes marked so far (a timer that finds more than when it was set waits on)."""
-        self._seen = 0
-        self._gathering = 0.0
-        self._gather: asyncio.TimerHandle | None = None
-        """The wait for the rest of a tick's changes (an event loop timer: they are many)."""
         self._paused = False
 
     # -- wiring ---------------------------------------------------------------------------------
@@ -141,7 +127,6 @@ class FleetGrid(Widget, can_focus=True):
             tile.watch_small()
 
     def on_unmount(self) -> None:
-        self.pause()  # (a wait for more changes must not draw an unmounted grid)
         for tile, listener in zip(self.tiles, self._listeners, strict=True):
             live_screen(tile.session).unsubscribe(listener)
             tile.session.show_rows(None)
@@ -150,7 +135,6 @@ class FleetGrid(Widget, can_focus=True):
         def changed(rows: set[int], whole: bool) -> None:
             tile.mark(rows, whole)
             self._changed.add(tile)
-            self._changes += 1
             self._schedule()
 
         return changed
@@ -248,9 +232,6 @@ class FleetGrid(Widget, can_focus=True):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
-        if self._gather is not None:
-            self._gather.cancel()
-            self._gather = None
 
     def resume(self) -> None:
         """Draw what changed while paused, and go on drawing."""
@@ -269,24 +250,19 @@ class FleetGrid(Widget, can_focus=True):
     def _schedule(self) -> None:
         if self._timer is not None or self._paused or not self.is_mounted:
             return
-        delay = max(GATHER, self._last_frame + FRAME - self.clock())
-        self._seen, self._gathering = self._changes, time.monotonic()
-        self._timer = self.set_timer(delay, self._gathered)
-
-    def _gathered(self) -> None:
-        """Draw, unless changes still come (the rest of a tick's frames): then wait for them,
-        :data:`FRAME` at most (on the monotonic clock: a busy machine's timers fire late)."""
-        self._gather = None
-        if self._changes != self._seen and time.monotonic() - self._gathering < FRAME:
-            self._seen = self._changes
-            self._gather = asyncio.get_running_loop().call_later(GATHER, self._gathered)
+        now = self.clock()
+        delay = self._last_frame + FRAME - now
+        if delay <= 0:
+            # The first change after a quiet spell: drawn at once. A timer for it costs a task
+            # and a turn of the event loop behind every session's parsing.
+            self._frame(now)
             return
-        self._frame()
+        self._timer = self.set_timer(delay, self._frame)
 
-    def _frame(self) -> None:
+    def _frame(self, now: float | None = None) -> None:
         """Draw every tile that changed since the last frame: its changed rows only."""
         self._timer = None
-        now = self._last_frame = self.clock()
+        now = self._last_frame = self.clock() if now is None else now
         self.frames += 1
         regions: list[Region] = []
         waiting = set()

@@ -153,30 +153,3 @@ def test_blanks_that_are_not_blank_and_wide_characters_at_the_edge_reach_the_til
     assert frame is not None
     tile.take(frame)
     same_cells(server.model, tile.model)
-
-
-def test_sessions_that_began_apart_send_their_frames_in_the_same_ticks() -> None:
-    # A dashboard watches many sessions: their frames come together, one wake for all.
-    first, second = Server(), Server()
-    first.now, second.now = 0.03, 0.11
-    for server in (first, second):
-        server.output(b"hello")
-        assert server.frame() is not None
-        server.output(b" again")
-    second.now = first.now = 0.2  # not due yet: the next tick is at 0.25
-    assert first.frame() is None and second.frame() is None
-    second.now = first.now = 0.25  # the grid's next tick (4 frames a second)
-    assert first.frame() is not None and second.frame() is not None
-    # A frame sent late (nothing had changed when it was due) is followed by the next tick's,
-    # however soon: none is skipped.
-    first.now = 0.3
-    first.output(b"!")
-    assert first.frame() is None
-    first.now = 0.7
-    first.output(b"?")
-    assert first.frame() is not None  # late: the next goes at 0.75, with the others'
-    first.output(b"#")
-    first.now = 0.74
-    assert first.frame() is None
-    first.now = 0.75
-    assert first.frame() is not None

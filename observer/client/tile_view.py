@@ -54,6 +54,7 @@ class TileView:
         self._screen = ScreenView()
         """The remote screen as the screen view's frames describe it."""
         self._rows: RowsShown | None = None
+        self._read: tuple[range, set[int]] = (range(0), set())
 
     def allowed(self) -> bool:
         """Whether the screen view may be asked: only of a peer that can send it, and never for
@@ -112,15 +113,19 @@ class TileView:
         if not view.unpainted or not self._queue.show:
             return
         read = self._rows_read()
-        if read is not None:
-            read.update(also)
+        if read is not None and also:
+            read = read.union(also)
         rows = view.due(set(), read)
         if rows:
             self._queue.paint(view.repaint(rows, notifications=False))
 
     def _rows_read(self) -> set[int] | None:
-        """The rows of the screen view's screen that the view shows (``None``: all)."""
+        """The rows of the screen view's screen that the view shows (``None``: all; kept:
+        not to be changed)."""
         view = self._screen
         if self._rows is None or self.asked != "screen":
             return None
-        return set(self._rows(view.cols, view.rows, *view.cursor))
+        rows = self._rows(view.cols, view.rows, *view.cursor)
+        if rows != self._read[0]:  # the same rows at most frames: the set is made once
+            self._read = (rows, set(rows))
+        return self._read[1]

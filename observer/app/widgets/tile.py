@@ -61,6 +61,7 @@ class Tile:
         self._window: Window | None = None
         self._sync_since: float | None = None
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(MIN_STRIPS)
+        self._shown: tuple[tuple[int, ...], range] = ((), range(0))
 
     def mark(self, rows: set[int], whole: bool) -> None:
         """The session's screen changed (its listener's arguments)."""
@@ -141,8 +142,11 @@ class Tile:
     def rows_shown(self, cols: int, rows: int, cursor_x: int, cursor_y: int) -> range:
         """The rows the tile shows of a screen of ``cols`` x ``rows`` with the cursor at
         ``(cursor_x, cursor_y)`` (for :meth:`~observer.client.watched.WatchedSession.show_rows`)."""
-        shown = window(Geometry(cols, rows, cursor_x, cursor_y, 0, self.width, self.height))
-        return range(shown.first, shown.first + shown.count)
+        key = (cols, rows, cursor_x, cursor_y, self.width, self.height)
+        if self._shown[0] != key:  # asked at each screen frame, mostly of the same screen
+            shown = window(Geometry(cols, rows, cursor_x, cursor_y, 0, self.width, self.height))
+            self._shown = (key, range(shown.first, shown.first + shown.count))
+        return self._shown[1]
 
     def line(
         self,

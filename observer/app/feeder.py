@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from observer.app.links import Link
-from observer.app.widgets.terminal_canvas import FRAME_FLOOD
+from observer.app.widgets.frame_pace import FRAME_FLOOD
 from observer.client.events import SessionEvent
 
 TIME_SLICE = 0.005

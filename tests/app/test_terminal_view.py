@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.color import Color
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.terminal_canvas import SYNC_TIMEOUT
+from observer.app.widgets.frame_pace import SYNC_TIMEOUT
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived

@@ -7,7 +7,7 @@ import pytest
 from textual.strip import Strip
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.terminal_canvas import FRAME, FRAME_FLOOD, FRAME_FULL, FRAME_PAST
+from observer.app.widgets.frame_pace import FRAME, FRAME_FLOOD, FRAME_FULL, FRAME_PAST
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.watched import WatchedSession
 from tests.app.conftest import scripted

@@ -5,12 +5,8 @@ the row's cells (its list in the model's grid, checked against a copy), cursor c
 and place in the view, so a row that scrolls up is drawn from the strip it had: a scroll by *n*
 lines composes *n* rows. Only rows the model reports dirty are refreshed, through
 ``refresh(*regions)``, and never while the remote holds a synchronized update open (DECSET 2026,
-up to :data:`SYNC_TIMEOUT`). Frames are paced to what changes: a few rows (a keystroke's echo)
-at most :data:`FRAME` apart, drawn at once after a quiet spell; a frame that repaints most rows
-(a scrolling log) at most :data:`FRAME_FLOOD` apart while watching (:data:`FRAME_FULL` in
-control), a rate a person reads a flood at, with the latest state; :data:`FRAME_PAST` apart
-when no row the last frame showed is left (a log scrolling a screenful or more a frame). The
-remote size is authoritative: a smaller view crops and follows the cursor (and says what it
+up to ``SYNC_TIMEOUT``). Frames are paced to what changes and to what a person reads
+(:mod:`observer.app.widgets.frame_pace`). The remote size is authoritative: a smaller view crops and follows the cursor (and says what it
 hides: :attr:`TerminalCanvas.crop`), a larger one centres the screen.
 Scrolled or panned (:attr:`TerminalCanvas.scroll`), the bottom line says how many new lines
 arrived and how to jump back to live. Interaction (keys, mouse) is
@@ -32,6 +28,13 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from observer.app.widgets import strips
+from observer.app.widgets.frame_pace import (
+    FRAME,
+    SYNC_TIMEOUT,
+    ScreenModel,
+    frame_interval,
+    scrolled_past,
+)
 from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
@@ -40,25 +43,6 @@ from observer.app.widgets.viewport import Crop, Geometry, Window, crop, row_runs
 from observer.render.rich_cells import Palette, cells_to_segments
 from observer.terminal import Cell
 
-FRAME = 1 / 60
-FRAME_FULL = 1 / 30
-"""Frame interval when most rows changed (a scrolling log): each such frame repaints the whole
-view, and nobody reads a flood faster (xterm's jump scroll, likewise, draws a flood a screenful
-at a time rather than line by line). While watching, the feeder parses a flood a backlog at a time, less often
-(``feeder.HOLD``), and each backlog's frame is drawn as it is parsed."""
-FRAME_BEHIND = 1 / 20
-"""Frame interval while output waits to be parsed: the time saved goes to parsing."""
-FRAME_FLOOD = 1 / 10
-"""Frame interval, watching (not in control), when most rows changed: a log scrolling by whole
-screens is not read line by line, and each frame costs a repaint of every row and its escape
-codes to the terminal. A lone change after a quiet spell is still drawn at once; in control,
-frames keep :data:`FRAME_FULL`, so what the user types shows as they type it."""
-FRAME_PAST = 1 / 5
-"""Frame interval, watching, when most rows changed and none the last frame showed is left (a
-log scrolling a screenful between two frames, or most rows erased and rewritten): nothing can
-be read but that it runs, and once it stops its last screen is drawn within this (with the
-parse and the trip, inside the quarter second a watched view's stamps may lag the agent)."""
-SYNC_TIMEOUT = 0.15
 MIN_STRIPS = 64
 """Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
 
@@ -113,7 +97,7 @@ class TerminalCanvas(Widget):
         """The crop :meth:`crop_changed` last told of (reading :attr:`crop` works it out anew:
         a status bar reading it between a resize and the frame must not hide the change)."""
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
-        self._bottom: tuple[object, object] | None = None
+        self._bottom: tuple[ScreenModel, object] | None = None
         """The model and its bottom screen row's cells (its list) when the last frame was drawn."""
         self._blank_row: tuple[tuple[object, ...], Strip] | None = None  # see _outside
 
@@ -175,11 +159,15 @@ class TerminalCanvas(Widget):
         if self._timer is not None or not self.is_mounted:
             return
         paced = self.paced()
-        frame = FRAME if paced else self.frame
-        if self._whole or 2 * len(self._pending) > self.session.model.rows:
-            flood = FRAME_PAST if self._scrolled_past() else FRAME_FLOOD
-            frame = max(FRAME_FULL if self.session.in_control else flood, frame)
-        frame = max(FRAME_BEHIND, frame) if self.session.behind else frame
+        model, session = self.session.model, self.session
+        most = self._whole or 2 * len(self._pending) > model.rows
+        frame = frame_interval(
+            FRAME if paced else self.frame,
+            most_rows=most,
+            in_control=session.in_control,
+            scrolled_past=most and scrolled_past(model, self._bottom),
+            behind=session.behind,
+        )
         delay = self._last_frame + frame - self.clock()
         if paced and delay <= 0:
             # A frame the peer paced, due now: drawn at once. A timer for it cost a task, two
@@ -187,16 +175,6 @@ class TerminalCanvas(Widget):
             self._flush()
             return
         self._timer = self.set_timer(max(0.001, delay), self._flush)
-
-    def _scrolled_past(self) -> bool:
-        """Whether no row the last frame showed is left on the screen: rows move up as the
-        screen scrolls (the model's lists), so the last frame's bottom row is on the screen
-        until a screenful of lines has pushed it off (or it was erased: EL 2 and ED empty a row
-        with a new list)."""
-        model, shown = self.session.model, self._bottom
-        if shown is None or shown[0] is not model:  # another model (a rewind): not a flood's
-            return False
-        return all(model.glyphs(y) is not shown[1] for y in range(model.rows))
 
     def _flush(self) -> None:
         self._timer = None

@@ -24,7 +24,7 @@ from pyte import charsets as cs
 
 from observer.terminal import erased, scrolled
 from observer.terminal.actions import MAX_CACHED, Prefix, noop
-from observer.terminal.cells import Cell, char_width
+from observer.terminal.cells import BLANK, Cell, char_width
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
 from observer.terminal.texts import TRAILING_SGRS, WORD_HEAD, WORD_MAX, Known, TextDrawer
@@ -74,6 +74,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         # Text tokens seen before (see _Known), and the actions of all other tokens.
         self._known: dict[str, Known] = {}
         self._bolds: dict[int, tuple[Cell, Cell]] = {}
+        self._fields: list[object] = list(BLANK)
         self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,

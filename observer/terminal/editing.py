@@ -32,7 +32,9 @@ from observer.terminal.cells import (
 from observer.terminal.scrolling import ScrollMixin
 
 #: Trailing blanks an erase passes over at once when it looks for a row's last written cell.
+_ERASED_4 = [ERASED] * 4
 _ERASED_8 = [ERASED] * 8
+_ERASED_16 = [ERASED] * 16
 _ERASED_32 = [ERASED] * 32
 
 
@@ -143,11 +145,22 @@ class EditMixin(ScrollMixin):
                 # written). Trailing blanks are passed over in blocks compared in C, long
                 # ones first (a row of 200 columns mostly ends in blanks).
                 end = self.columns
+                tail = row[x:]
+                if tail.count(ERASED) == len(tail):  # the usual case: blank already
+                    self.dirty.add(cursor.y)
+                    return
                 while end - x >= 32 and row[end - 32 : end] == _ERASED_32:
                     end -= 32
-                while end - x >= 8 and row[end - 8 : end] == _ERASED_8:
+                # Fewer than 32 blanks are left: halving blocks find how many (16 + 8 + ...).
+                if end - x >= 16 and row[end - 16 : end] == _ERASED_16:
+                    end -= 16
+                if end - x >= 8 and row[end - 8 : end] == _ERASED_8:
                     end -= 8
-                while end > x and row[end - 1] == ERASED:
+                if end - x >= 4 and row[end - 4 : end] == _ERASED_4:
+                    end -= 4
+                if end - x >= 2 and row[end - 2] == ERASED and row[end - 1] == ERASED:
+                    end -= 2
+                if end > x and row[end - 1] == ERASED:
                     end -= 1
                 if end > x and row[end - 1] in self._blanks.values():  # a coloured blank
                     self._fill(row, x, end)

@@ -7,8 +7,8 @@ between two rounds of screen frames) is often fed several such frames at once, a
 all but the last of them draw is emptied by the next one's erase before anyone looks.
 
 The start of a feed is skipped when it is pairs of a *draw* and an *erase* (a feed that starts
-inside a draw or a sequence, as a read may, is parsed up to the end of its first erase and
-skipped from there):
+inside a draw or a sequence, as a read may, is parsed up to its first line end, or else up to
+the end of its first erase, and skipped from there):
 
 - the draw is plain (:data:`~observer.terminal.scrolled.PLAIN`, tabs excepted: text, carriage
   returns, line feeds and SGRs, so it asks, notifies and sets nothing);
@@ -37,8 +37,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
-from observer.terminal.scrolled import PLAIN, PLAIN_PART, SGR, pen_sequences
+from observer.terminal.scrolled import PLAIN, PLAIN_PART, SGRS, pen_sequences_of
 
 #: Output that may wait to be parsed: plain, or a redraw's erases (none asks, notifies or sets a
 #: mode, so nothing but the screen depends on when it is parsed).
@@ -48,11 +49,12 @@ _ERASE = re.compile(rb"(?:\x1b\[(?:2K|1?A|1?G))++")
 _ERASE_PART = re.compile(rb"\x1b\[(2K|1?A|1?G)")
 #: A feed with less drawing than this in its skippable start is parsed whole.
 MIN_SKIPPED = 1024
-#: A feed shorter than this is parsed whole without a scan: it holds a frame of an agent's UI
-#: or two, so a draw whose erase follows in the same feed is mostly the end of the first
-#: frame, and the scans cost about what not drawing it saves (a model fed one read at a
-#: time). ``TerminalModel.feed_unseen`` tries whatever the length.
-MIN_FEED = 8192
+#: A feed shorter than this is parsed whole without a scan: a PTY read is at most 4 KiB, and a
+#: frame of an agent's UI is about that size, so in a read the draw that an erase follows is
+#: mostly the end of a frame the read started inside (parsed up to its first line end, the
+#: rest may be skipped: :func:`line_start`); in shorter feeds the scans cost about what not
+#: drawing saves. ``TerminalModel.feed_unseen`` tries whatever the length.
+MIN_FEED = 4096
 
 
 @dataclass(frozen=True)
@@ -78,14 +80,16 @@ class Erased:
     erase: str
 
 
-def erased_draws(data: bytes, at: Region, width: Callable[[str], int]) -> tuple[int, list[Erased]]:
+def erased_draws(
+    data: bytes, at: Region, narrow: Callable[[str], bool]
+) -> tuple[int, list[Erased]]:
     """How many bytes at the start of ``data`` are draws that their erases empty (0: none),
     and what to run in their place, in order.
 
     Args:
         data: what the program wrote, the parser at rest before it.
         at: the cursor and the screen's geometry before ``data``.
-        width: a code point's columns (0 combines, -1 unprintable), as the model counts them.
+        narrow: whether every character of a text takes one column, as the model counts them.
     """
     if b"\x1b[2K" not in data:
         return 0, []
@@ -97,15 +101,15 @@ def erased_draws(data: bytes, at: Region, width: Callable[[str], int]) -> tuple[
         erase = _ERASE.match(data, end)
         if erase is None:
             break
-        draw = data[pos:end]
-        last = _last_row(draw, y, x, at, width)
+        parts = SGRS.split(data[pos:end])  # text and SGRs in turn
+        last = _last_row(b"".join(parts[::2]), y, x, at, narrow)
         if last is None:
             break
         after = _erase_ends(_ERASE_PART.findall(erase.group()), y, last, at)
         if after is None:
             break
-        found.append(Erased(pen_sequences(draw), last, erase.group().decode("ascii")))
-        drawn += len(draw)
+        found.append(Erased(pen_sequences_of(parts[1::2]), last, erase.group().decode("ascii")))
+        drawn += end - pos
         pos = taken = erase.end()
         y, x = after, 0
     if drawn < MIN_SKIPPED:
@@ -120,30 +124,43 @@ def next_start(data: bytes) -> int:
     return found.end() if found is not None else 0
 
 
-def _last_row(draw: bytes, y: int, x: int, at: Region, width: Callable[[str], int]) -> int | None:
-    """The row a plain draw from (``x``, ``y``) ends on, if it scrolls and wraps nothing."""
-    if b"\t" in draw:
+def _last_row(text: bytes, y: int, x: int, at: Region, narrow: Callable[[str], bool]) -> int | None:
+    """The row a plain draw from (``x``, ``y``) ends on, if it scrolls and wraps nothing
+    (``text``: the draw without its SGRs)."""
+    if b"\t" in text:
         return None
-    feeds = draw.count(b"\n")
+    feeds = text.count(b"\n")
     limit = at.bottom if y <= at.bottom else at.lines - 1
     if y + feeds > limit:
         return None
+    decoded = text.decode("utf-8", "replace")
+    # One column a character when all are narrow (ASCII counts so too: DEL advances none).
+    count = len if text.isascii() or narrow(decoded) else partial(_columns, narrow=narrow)
     column = x
-    for line in SGR.sub(b"", draw).split(b"\n"):
-        for i, run in enumerate(line.split(b"\r")):
+    for line in decoded.split("\n"):
+        for i, run in enumerate(line.split("\r")):
             if i:
                 column = 0
-            column += len(run) if run.isascii() else _columns(run, width)
+            column += count(run)
             if column > at.columns:
                 return None
     return y + feeds
 
 
-def _columns(run: bytes, width: Callable[[str], int]) -> int:
-    """At least the columns ``run`` advances the cursor: two for any character not narrow."""
-    text = run.decode("utf-8", "replace")
+def _columns(text: str, narrow: Callable[[str], bool]) -> int:
+    """At least the columns ``text`` advances the cursor: two for any character not narrow."""
     # Counted per distinct character: a run is mostly a few characters many times over.
-    return len(text) + sum(text.count(c) for c in set(text) if width(c) != 1)
+    return len(text) + sum(text.count(c) for c in set(text) if not narrow(c))
+
+
+def line_start(data: bytes) -> int:
+    """Where the line after the first line feed starts (0: none), when at least
+    :data:`MIN_SKIPPED` bytes lie between it and the first erase: a read that starts inside a
+    draw, or inside a sequence, is parsed up to there, and the draw from there to its erase may
+    be skipped (a sequence or a character that a read cut ends before the line feed)."""
+    erase = data.find(b"\x1b[2K")  # what every erase that empties a row holds
+    end = data.find(b"\n", 0, erase)
+    return end + 1 if end >= 0 and erase - end > MIN_SKIPPED else 0
 
 
 def _erase_ends(parts: list[bytes], first: int, last: int, at: Region) -> int | None:

@@ -30,6 +30,10 @@ PLAIN_PART = rb"[\t\n\r -\xff]++|" + _SGR_BYTES
 PLAIN = re.compile(rb"(?:%s)*+" % PLAIN_PART)
 #: An SGR as plain output may hold it.
 SGR = re.compile(_SGR_BYTES)
+#: The same, kept when plain output is split at its SGRs (text and SGRs in turn).
+SGRS = re.compile(rb"(%s)" % _SGR_BYTES)
+#: A truecolour foreground that sets the foreground alone, whatever its components' values.
+_TRUECOLOUR_FG = re.compile(r"\x1b\[38;2;[0-9]{1,3};[0-9]{1,3};[0-9]{1,3}m")
 _RESETS = (b"\x1b[0m", b"\x1b[m")
 #: A feed shorter than this is parsed whole (the scan would cost more than it saves).
 MIN_SKIPPED = 4096
@@ -68,6 +72,12 @@ def pen_sequences(skipped: bytes) -> str:
     return b"".join(SGR.findall(skipped, start)).decode("ascii")
 
 
+def pen_sequences_of(sgrs: list[bytes]) -> str:
+    """:func:`pen_sequences` of output already split at its SGRs: these are its SGRs."""
+    joined = b"".join(sgrs)
+    return joined[max(0, *(joined.rfind(reset) for reset in _RESETS)) :].decode("ascii")
+
+
 #: The fields of a pen an SGR can set (all but the text and the hyperlink).
 _PEN_FIELDS = frozenset(range(1, len(Cell._fields) - 1))
 _UNKNOWN: frozenset[int] = frozenset()
@@ -80,6 +90,11 @@ def pen_after(pen: Cell, sgrs: str) -> Cell:
     one sets again changes nothing: only the others are decoded, in order. The skipped frames
     of a truecolour UI hold thousands of SGRs, most of them a foreground the next replaces.
     """
+    last = sgrs.rfind("\x1b[38;2;")
+    if last > 0 and _TRUECOLOUR_FG.match(sgrs, last):
+        # Every truecolour foreground before the last one sets only a foreground that the
+        # last one sets again: dropped at once (a truecolour UI writes thousands).
+        sgrs = _TRUECOLOUR_FG.sub("", sgrs[:last]) + sgrs[last:]
     steps = sgrs[2:-1].split("m\x1b[") if sgrs else []
     kept: list[str] = []
     later: set[int] = set()

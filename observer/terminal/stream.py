@@ -24,7 +24,7 @@ from pyte import charsets as cs
 
 from observer.terminal import erased, scrolled
 from observer.terminal.actions import MAX_CACHED, Prefix, noop
-from observer.terminal.cells import Cell, char_width
+from observer.terminal.cells import BLANK, Cell
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
 from observer.terminal.texts import TRAILING_SGRS, WORD_HEAD, WORD_MAX, Known, TextDrawer
@@ -74,6 +74,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         # Text tokens seen before (see _Known), and the actions of all other tokens.
         self._known: dict[str, Known] = {}
         self._bolds: dict[int, tuple[Cell, Cell]] = {}
+        self._fields: list[object] = list(BLANK)
         self._once: set[str] = set()  # tokens seen once (see _seen_before)
         self._controls: dict[str, Callable[[], None]] = {
             "\x07": screen.bell,
@@ -108,22 +109,33 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
     def feed(self, data: bytes) -> None:  # type: ignore[override]
         """Consume bytes. Never raises for any input."""
         if len(data) >= erased.MIN_FEED:
-            skipped = self.skip_erased(data)
-            if not skipped and b"\x1b[2K" in data:
-                # A read that starts inside a frame (or a sequence): parsed up to the end of
-                # the frame's erase, the frames after it may still be skipped.
-                start = erased.next_start(data)
-                if 0 < start < len(data) - erased.MIN_SKIPPED:
-                    self.feed_text(self.decoder.decode(data[:start]))
-                    data = data[start:]
-                    skipped = self.skip_erased(data)
-            if skipped:
-                data = data[skipped:]
+            data = self._skip_erased_draws(data)
         if len(data) >= scrolled.MIN_SKIPPED:
             skipped = self.skip_scrolled(data)
             if skipped:
                 data = data[skipped:]
         self.feed_text(self.decoder.decode(data))
+
+    def _skip_erased_draws(self, data: bytes) -> bytes:
+        """What is left of ``data`` to feed once the draws that its erases empty were taken
+        (:meth:`skip_erased`), the bytes before them parsed."""
+        if b"\x1b[2K" not in data:  # no erase: nothing to skip (the usual feed)
+            return data
+        skipped = self.skip_erased(data)
+        if skipped:
+            return data[skipped:]
+        # A read that starts inside a frame, or inside a sequence (a PTY read ends anywhere):
+        # parsed up to its first line end, the rest of the frame before its erase may be
+        # skipped; else parsed up to the end of the erase, the frames after it may be.
+        for where in (erased.line_start, erased.next_start):
+            start = where(data)
+            if 0 < start < len(data) - erased.MIN_SKIPPED:
+                self.feed_text(self.decoder.decode(data[:start]))
+                data = data[start:]
+                skipped = self.skip_erased(data)
+                if skipped:
+                    return data[skipped:]
+        return data
 
     def _at_rest(self) -> bool:
         """Whether no sequence, string or character is unfinished."""
@@ -145,7 +157,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
         top, bottom = screen.margins or (0, screen.lines - 1)
         cursor = screen.cursor
         at = erased.Region(screen.columns, screen.lines, top, bottom, cursor.x, cursor.y)
-        taken, draws = erased.erased_draws(data, at, char_width)
+        taken, draws = erased.erased_draws(data, at, screen.all_narrow)
         for draw in draws:
             self._take_pen(draw.pen)
             screen.cursor.x, screen.cursor.y = 0, draw.row

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from itertools import repeat
 
 from observer.terminal.actions import MAX_SEQUENCE, ActionCompiler
-from observer.terminal.cells import BLANK, Cell, Glyph, VTCursor
+from observer.terminal.cells import Cell, Glyph, VTCursor
 from observer.terminal.screen import VTScreen
 from observer.terminal.sgr import HEX_BY_TEXT, decode
 
@@ -43,8 +43,10 @@ class TextDrawer(ActionCompiler):
     _known: dict[str, Known]
     #: Pens in bold, by the id of the pen they were made from (kept in the entry).
     _bolds: dict[int, tuple[Cell, Cell]]
-    #: The pen the last word met once was made from, and its fields after the foreground.
-    _after_fg: tuple[Cell, tuple[object, ...]] = (BLANK, BLANK[2:])
+    #: The fields of the pen the last word met once was made from (its foreground is then
+    #: replaced: a word's pen is made from this list), and that pen.
+    _fields: list[object]
+    _fields_of: Cell | None = None
 
     def _word(self, token: str) -> bool:
         """The most frequent token of agent UIs, a truecolour foreground and a short word
@@ -62,8 +64,9 @@ class TextDrawer(ActionCompiler):
         bold = data.startswith(_BOLD)  # a word set off in bold as well
         if bold:
             data = data[4:]
+        size = len(data)
         if not (
-            0 < len(data) <= ONCE_TEXT
+            0 < size <= ONCE_TEXT
             # text alone: no other sequence, no line end
             and (
                 data.isprintable()
@@ -80,15 +83,30 @@ class TextDrawer(ActionCompiler):
         once.add(token)
         screen = self.screen
         cursor = screen.cursor
-        base = cursor.attrs if not bold else self._bold(cursor.attrs)
-        after = self._after_fg
-        if after[0] is not base:  # words mostly start from one pen: its fields kept
-            after = self._after_fg = (base, base[2:])
-        # Concatenating tuples builds them faster than unpacking into a display.
-        pen: Cell = _new(Cell, (base[0], fg) + after[1])
+        base = cursor.attrs
+        if bold:
+            base = self._bold(base)
+        fields = self._fields
+        if self._fields_of is not base:  # words mostly start from one pen: its fields kept
+            fields[:] = base
+            self._fields_of = base
+        fields[1] = fg
+        pen: Cell = _new(Cell, fields)  # one tuple built, from the fields in place
         screen.derived_pen, screen.derived_from = pen, base
         cursor.attrs = pen
-        _draw_once(screen, cursor, data, pen, ascii)
+        # What _draw_once does, inline (a call costs a tenth of a word here).
+        x = cursor.x
+        end = x + size
+        if end <= screen.columns and screen.plain_draw and (ascii or screen.all_narrow(data)):
+            if size == 1:  # one character (a shimmer colours each its own)
+                screen.grid[cursor.y][x] = (data, pen)
+            else:  # each glyph a (char, pen) pair, built by zip in C
+                screen.grid[cursor.y][x:end] = zip(data, repeat(pen))
+            cursor.x = end
+            screen.dirty.add(cursor.y)
+            screen.last_char = data[-1]
+        else:
+            screen.draw(data)
         return True
 
     def _bold(self, pen: Cell) -> Cell:

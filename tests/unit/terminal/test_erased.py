@@ -241,3 +241,24 @@ def test_a_read_that_starts_inside_a_sequence_still_skips_the_frames_after_it() 
     reference = TerminalModel(120, 40)
     _one_at_a_time(data, reference)
     assert _state(m) == _state(reference)
+
+
+def test_a_read_that_starts_inside_a_sequence_skips_the_rest_of_its_frame() -> None:
+    """A PTY read ends anywhere, mostly inside a sequence of a frame: the read after it is
+    parsed up to its first line end, and the rest of that frame, up to the next frame's erase,
+    is not drawn (it is the part of a 4 KiB read that a frame larger than the read shows
+    least)."""
+    data = _frames(3)
+    second = data.index(b"\x1b[2K")  # the erase that starts the second frame
+    start = data.index(b"\x1b[38;2;", second) + 4  # inside an SGR of its first row
+    line_end = data.index(b"\n", start) + 1
+    erase = data.index(b"\x1b[2K", line_end)  # the third frame's erase
+    m = TerminalModel(120, 40)
+    m.feed(data[:start])
+    parsed = _parsed(m)
+    with _skipping():
+        m.feed(data[start:])
+    assert parsed[0] <= (line_end - start) + (len(data) - erase)
+    reference = TerminalModel(120, 40)
+    _one_at_a_time(data, reference)
+    assert _state(m) == _state(reference)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -31,6 +30,7 @@ from observer.app.recogniser_files import load_recognisers
 from observer.app.rewind import SessionHistories
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
+from observer.app.signals import end_on_signals
 from observer.app.theming import palette_of, to_textual_theme
 from observer.app.widgets.terminal_view import TerminalView
 from observer.client.events import KeyboardAsked, SessionEvent
@@ -40,9 +40,6 @@ from observer.render.rich_cells import Palette
 from observer.render.svg import mend_svg
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
-
-EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that end the app cleanly (see :meth:`ObserverApp._exit_on_signals`)."""
 
 
 class ObserverApp(App[int]):
@@ -100,6 +97,7 @@ class ObserverApp(App[int]):
         )
         """Runs the notify command when an agent starts waiting (:mod:`observer.client.notify`)."""
         self.histories = SessionHistories(clock)
+        self._signals_off: Callable[[], None] = lambda: None
         """Each session's history since it connected, for live rewind (:mod:`observer.app.rewind`)."""
         self.back_at_desk = BackAtDesk(self.histories, self._while_away)
         """Says what happened while the user looked elsewhere (:mod:`observer.app.back_at_desk`)."""
@@ -162,15 +160,10 @@ class ObserverApp(App[int]):
                 self.back_at_desk.left(link, self.clock())
 
     def _exit_on_signals(self) -> None:
-        """SIGTERM (``kill``) and SIGHUP (the terminal closed) end the app as ctrl+q does:
-        links closed, recordings finished, histories deleted, the terminal restored. Python's
-        default for both ends the process on the spot, leaving the alternate screen up and a
-        history folder in the temporary directory. Exit status 128 + the signal's number, as a
-        shell reports it."""
-        loop = asyncio.get_running_loop()
-        for number in EXIT_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, partial(self.exit, None, 128 + number))
+        """SIGTERM and SIGHUP end the app as ctrl+q does (:mod:`observer.app.signals`)."""
+        self._signals_off = end_on_signals(
+            asyncio.get_running_loop(), partial(self.exit, None), self.histories.close
+        )
 
     def _notices_on_top(self, top: Screen[object]) -> None:
         """Only the screen in front shows notifications: one under a dialog hides its own, which
@@ -364,10 +357,7 @@ class ObserverApp(App[int]):
         self.notify(f"Saved {saved}", title="Screenshot", markup=False)
 
     async def on_unmount(self) -> None:
-        loop = asyncio.get_running_loop()
-        for number in EXIT_SIGNALS:
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.remove_signal_handler(number)
+        self._signals_off()
         self.collector.stop()
         for link in self.links:
             with contextlib.suppress(ObserverError):

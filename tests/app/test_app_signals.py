@@ -59,8 +59,32 @@ def test_a_signal_ends_the_app_cleanly(demo: tuple[str, Path], number: int) -> N
     os.kill(_app_pid(name), number)
     screen = wait_for(name, lambda s: ENDED in s, "the app to end")
     assert f"{ENDED} {128 + number}" in screen
-    assert "demo agent" not in screen  # the alternate screen left: the shell's screen is back
+    if number == signal.SIGTERM:  # after SIGHUP (a hang-up) the terminal is taken to be gone
+        assert "demo agent" not in screen  # the alternate screen left: the shell's is back
     assert not history.exists()
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
+def test_a_closed_terminal_ends_the_app(demo: tuple[str, Path]) -> None:
+    """The terminal window closed: SIGHUP, and nothing reads what the app writes any more."""
+    name, temporary = demo
+    wait_for(name, lambda s: "demo agent" in s, "the watch view")
+    (history,) = until_blocking(
+        lambda: list(temporary.glob(PREFIX + "*")), "the history folder", 20, poll=0.1
+    )
+    app = _app_pid(name)
+    subprocess.run(["tmux", "kill-session", "-t", name], check=True, timeout=10)
+    until_blocking(lambda: not _running(app), "the app to end", 30, poll=0.1)
+    assert not history.exists()
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
 
 
 def test_histories_of_apps_gone_are_swept_and_the_others_kept(tmp_path: Path) -> None:

@@ -9,17 +9,15 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from observer.app.rewind import OWNER, PREFIX, sweep_orphans
-from tests.app.tmux_driver import start, tmux, wait_for
+from tests.app.tmux_driver import demo_session, tmux, wait_for
 from tests.waiting import until_blocking
 
-ROOT = Path(__file__).resolve().parents[2]
 ENDED = "APP ENDED WITH"
 
 
@@ -29,15 +27,9 @@ def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     :data:`ENDED` and the status once it ends."""
     temporary = tmp_path / "tmp"
     temporary.mkdir()
-    command = (
-        f"cd {ROOT} && TMPDIR={temporary} OBSERVER_CONFIG_DIR={tmp_path}"
-        f" {sys.executable} -m observer demo --speed 4; echo {ENDED} $?; sleep 30"
-    )
-    name = start("observer-signals", 100, 30, command)
-    try:
+    settings = f"TMPDIR={temporary} OBSERVER_CONFIG_DIR={tmp_path}"
+    with demo_session("observer-signals", 100, 30, settings, f"echo {ENDED} $?") as name:
         yield name, temporary
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
 
 
 def _app_pid(name: str) -> int:

@@ -8,33 +8,24 @@ question, sees the agent continue, hands control back with ctrl+] and quits with
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.app.tmux_driver import start, status_line, tmux, wait_for
+from tests.app.tmux_driver import demo_session, status_line, tmux, wait_for
 from tests.waiting import until_blocking
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux installed")
 
 
 @pytest.fixture
 def demo(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     status = tmp_path / "status"
-    command = (
-        f"cd {ROOT} && OBSERVER_CONFIG_DIR={tmp_path} {sys.executable} -m observer demo --speed 4;"
-        f" echo $? > {status}; sleep 30"
-    )
-    name = start("observer-demo", 120, 40, command)
-    try:
+    settings = f"OBSERVER_CONFIG_DIR={tmp_path}"
+    with demo_session("observer-demo", 120, 40, settings, f"echo $? > {status}") as name:
         yield name, status
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
 
 
 def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, Path]) -> None:

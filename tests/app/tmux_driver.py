@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from tests.waiting import accepting, until_blocking
 
@@ -28,6 +30,21 @@ def start(prefix: str, cols: int, rows: int, command: str) -> str:
         ["tmux", "new-session", "-d", "-s", name, *size, command], check=True, env=env, timeout=10
     )
     return name
+
+
+@contextlib.contextmanager
+def demo_session(prefix: str, cols: int, rows: int, settings: str, after: str) -> Iterator[str]:
+    """``observer demo --speed 4`` in a new tmux session (its name), with the shell variables
+    ``settings`` and the shell command ``after`` once it ends; the session is killed after."""
+    root = Path(__file__).resolve().parents[2]
+    command = (
+        f"cd {root} && {settings} {sys.executable} -m observer demo --speed 4; {after}; sleep 30"
+    )
+    name = start(prefix, cols, rows, command)
+    try:
+        yield name
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, timeout=10)
 
 
 def wait_for(

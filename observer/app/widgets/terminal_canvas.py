@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from rich.style import Style
-from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region
@@ -35,16 +34,20 @@ from observer.app.widgets.frame_pace import (
     frame_interval,
     scrolled_past,
 )
+from observer.app.widgets.painted_rows import (
+    PaintedRows,
+    edge_style,
+    pointed_style,
+    scrolled_bar,
+    selected_style,
+)
 from observer.app.widgets.screen_source import ScreenSource
 from observer.app.widgets.scrolling import Scroll
 from observer.app.widgets.selection import Point, Selection, line_text
 from observer.app.widgets.strips import filtered as _filtered
 from observer.app.widgets.viewport import Crop, Geometry, Window, crop, row_runs, window
-from observer.render.rich_cells import Palette, cells_to_segments
+from observer.render.rich_cells import Palette
 from observer.terminal import Cell
-
-MIN_STRIPS = 64
-"""Painted rows a view keeps at least (see :meth:`TerminalCanvas.on_resize`)."""
 
 
 class TerminalCanvas(Widget):
@@ -79,8 +82,7 @@ class TerminalCanvas(Widget):
         """Monotonic seconds for frame pacing and the synchronized-update timeout."""
         self.highlights: Mapping[int, tuple[tuple[int, int], ...]] = {}
         """Column ranges of screen rows drawn as search matches (see :meth:`highlight`)."""
-        self._cache: LRUCache[tuple[object, ...], tuple[list[object], Strip]] = LRUCache(MIN_STRIPS)
-        """Painted screen rows: each with a copy of the cells it was painted from."""
+        self._painted = PaintedRows()
         self._blank_style: Style | None = None
         self._background: Color | None = None
         self._pending: set[int] = set()
@@ -99,7 +101,6 @@ class TerminalCanvas(Widget):
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._bottom: tuple[ScreenModel, object] | None = None
         """The model and its bottom screen row's cells (its list) when the last frame was drawn."""
-        self._blank_row: tuple[tuple[object, ...], Strip] | None = None  # see _outside
 
     @property
     def crop(self) -> Crop | None:
@@ -124,7 +125,7 @@ class TerminalCanvas(Widget):
     def set_palette(self, palette: Palette) -> None:
         """Redraw everything in other colours."""
         self.palette = palette
-        self._cache.clear()
+        self._painted.clear()
         self._blank_style = self._background = None  # the theme changed
         self.refresh()
 
@@ -260,13 +261,7 @@ class TerminalCanvas(Widget):
 
     def on_resize(self) -> None:
         self._window = None
-        # A strip per row and version, and a stale version never hits again: a few per row
-        # shown is plenty (1,024 per view kept 40 tiles' stale lines, 120 MB after a minute).
-        strips = max(MIN_STRIPS, 4 * self.size.height)
-        if self._cache.maxsize < strips:
-            self._cache.grow(strips)
-        elif self._cache.maxsize > strips:
-            self._cache = LRUCache(strips)
+        self._painted.fit(self.size.height)
         self._whole = True  # every row moves; the rows' strips stay valid
         self._schedule()
 
@@ -343,43 +338,45 @@ class TerminalCanvas(Widget):
         # (and working it out again for each of 40 rows is a measurable part of a frame).
         window = self._window if self._window is not None else self._layout()
         if self.scroll.scrolled and y == self.size.height - 1:
-            return _filtered(self._bar(width), filters, background)
+            bar = scrolled_bar(self.scroll.new_lines, width, edge_style(self.palette))
+            return _filtered(bar, filters, background)
         index = y - window.pad_top
         if index < 0 or index >= window.count:
-            return self._outside(width, filters, background)
+            return self._painted.outside(width, self._blank(), filters, background)
         line = window.first + index
-        strip = self._placed(line, window.left, width, filters, background)
+        row, model = line - self._history, self.session.model
+        cursor = model.cursor_x if row == model.cursor_y and model.cursor_visible else None
+        looks = (
+            self.palette,
+            None if self.scroll.scrolled else cursor,
+            self.highlights.get(row, ()),
+        )
+        strip = self._painted.placed(
+            model, self._history, line, (window.left, width, self._blank()), looks,
+            filters=filters, background=background,
+        )  # fmt: skip
         span = self.selection.span(line) if self.selection is not None else None
         changed = False
         if span is not None:
             strip = strips.overlaid(
-                strip, span[0] - window.left, span[1] - window.left, self._selected()
+                strip, span[0] - window.left, span[1] - window.left, selected_style(self.palette)
             )
             changed = True
         point = self.marked_point()
         if point is not None and point.line == line:
             column = point.column - window.left
-            strip = strips.overlaid(strip, column, column + 1, self._pointed())
+            strip = strips.overlaid(strip, column, column + 1, pointed_style(self.palette))
             changed = True
         if self.mark_edges and window.left >= 0 and self.session.model.cols > width:
             sides = strips.hidden_sides(self.cells(line), window.left, width)
             if any(sides):
-                strip = strips.marked(strip, sides, self._edge(), self._cursor_column(line, window))
+                strip = strips.marked(
+                    strip, sides, edge_style(self.palette), self._cursor_column(line, window)
+                )
                 changed = True
         # What was laid over the filtered row is filtered too (filters change a filtered
         # strip no further: its colours are truecolour already).
         return _filtered(strip, filters, background) if changed else strip
-
-    def _outside(
-        self, width: int, filters: tuple[LineFilter, ...], background: Color | None
-    ) -> Strip:
-        """A row of the view outside the remote screen (a larger view centres it): the same
-        strip every frame, filtered once."""
-        key = (width, self._blank(), filters, background)
-        if self._blank_row is None or self._blank_row[0] != key:
-            strip = _filtered(Strip.blank(width, self._blank()), filters, background)
-            self._blank_row = (key, strip)
-        return self._blank_row[1]
 
     def _cursor_column(self, line: int, window: Window) -> int | None:
         model = self.session.model
@@ -392,86 +389,6 @@ class TerminalCanvas(Widget):
             self._blank_style = Style(bgcolor=self.rich_style.bgcolor)
         return self._blank_style
 
-    def _selected(self) -> Style:
-        """The selection: the terminal's colours swapped (xterm's default look)."""
-        return Style(color=self.palette.background, bgcolor=self.palette.foreground)
-
     def marked_point(self) -> Point | None:
-        """A cell drawn as :meth:`_pointed` (a view that selects with the keys says which)."""
+        """A cell drawn as :func:`pointed_style` (a view that selects with the keys says which)."""
         return None
-
-    def _pointed(self) -> Style:
-        """The cell the keys move: the theme's bright cyan, underlined, never the cursor's look."""
-        return Style(
-            color=self.palette.background,
-            bgcolor=self.palette.ansi[14],
-            bold=True,
-            underline=True,
-            reverse=False,
-        )
-
-    def _edge(self) -> Style:
-        """Edge marks and the bar: the theme's bright yellow, as a warning."""
-        return Style(color=self.palette.background, bgcolor=self.palette.ansi[11], bold=True)
-
-    def _placed(
-        self,
-        virtual: int,
-        left: int,
-        width: int,
-        filters: tuple[LineFilter, ...] = (),
-        background: Color | None = None,
-    ) -> Strip:
-        """Virtual line ``virtual`` as the view shows it from column ``left`` (``width`` wide).
-
-        A screen row's strip is kept with the cells it was painted from (and its place): the
-        kept strip is all that outlives the frame. The whole row it is cut from is not kept,
-        nor what is derived from the kept one for a frame: Textual keeps each strip derived
-        from another (cut, filtered) in caches on that one, and each strip carries seven cache
-        objects of its own, so keeping the row kept three strips per painted row. With 40
-        tiles those were most of the objects the cyclic collector walked, in collections of
-        60-120 ms that stopped every tile.
-        """
-        model = self.session.model
-        history = self._history
-        blank = self._blank()
-        if virtual < history:
-            cells = model.history[virtual]
-            row_strip = Strip(cells_to_segments(cells, self.palette), len(cells))
-            return _filtered(strips.placed(row_strip, left, width, blank), filters, background)
-        row = virtual - history
-        if not 0 <= row < model.rows:
-            return _filtered(
-                strips.placed(Strip.blank(model.cols), left, width, blank), filters, background
-            )
-        cursor = (
-            model.cursor_x
-            if (model.cursor_visible and row == model.cursor_y and not self.scroll.scrolled)
-            else None
-        )
-        # Keyed by the row's list in the grid, which moves up as the screen scrolls (and is
-        # written in place: the copy kept with the strip says whether it still holds those
-        # cells; comparing it is a pointer compare per cell, as the glyphs are shared).
-        glyphs = model.glyphs(row)
-        matches = self.highlights.get(row, ())
-        key = (id(glyphs), cursor, matches, self.palette, model.cols, left, width, blank,
-               filters, background)  # fmt: skip
-        kept = self._cache.get(key)
-        if kept is not None and kept[0] == glyphs:
-            return kept[1]
-        strip = strips.screen_row(
-            model, row, self.palette, cursor=cursor, left=left, width=width, blank=blank,
-            matches=matches,
-        )  # fmt: skip
-        strip = _filtered(strip, filters, background)
-        self._cache[key] = (list(glyphs), strip)
-        return strip
-
-    def _bar(self, width: int) -> Strip:
-        new = self.scroll.new_lines
-        text = (
-            f" ↓ {new} new lines — jump to live (end) "
-            if new
-            else " ↓ scrolled back — jump to live (end) "
-        )
-        return strips.bar(text, width, self._edge())

@@ -11,7 +11,8 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.fleet_grid import FRAME, FleetGrid, by_line
+from observer.app.widgets.fleet_grid import FRAME, FleetGrid
+from observer.app.widgets.grid_pieces import by_line
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived

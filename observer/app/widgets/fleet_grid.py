@@ -29,6 +29,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from observer.app.links import Link, live_screen
+from observer.app.widgets import strips
 from observer.app.widgets.grid_pieces import Filters, GridPieces, by_line
 from observer.app.widgets.tile import Tile
 from observer.app.widgets.tile_layout import (
@@ -97,6 +98,8 @@ class FleetGrid(Widget, can_focus=True):
         """The columns whose part of a line changed since it was joined."""
         self._filters: Filters = ()
         self._drawn = GridPieces(self, "fleet-grid")
+        self._restyle = strips.StyleFilters()
+        """The tiles' rows' styles through the line filters (each style once)."""
         self._changed: set[Tile] = set()
         self._listeners: list[Callable[[set[int], bool], None]] = []
         self._timer: Timer | None = None
@@ -353,7 +356,14 @@ class FleetGrid(Widget, can_focus=True):
             middle = self._drawn.title(tile, width - 2, filters)
         else:
             blank = self._drawn.style("terminal")
-            middle = tile.line(y - BODY_TOP, self.palette, blank, filters, self._drawn.background)
+            middle = tile.line(
+                y - BODY_TOP,
+                self.palette,
+                blank,
+                filters=filters,
+                styles=self._restyle,
+                background=self._drawn.background,
+            )
         side = self._drawn.made(
             ("side", heavy, part, filters), lambda: side_of(heavy, self._drawn.style(part))
         )

@@ -113,14 +113,13 @@ class FleetGrid(Widget, can_focus=True):
             listener = self._listener(tile)
             self._listeners.append(listener)
             live_screen(tile.session).subscribe(listener)
-            # Rows the tile's crop does not show are not painted until it does.
-            tile.session.show_rows(tile.rows_shown)
+            tile.show(True)  # what the tile's crop does not show is not painted until it does
             tile.watch_small()
 
     def on_unmount(self) -> None:
         for tile, listener in zip(self.tiles, self._listeners, strict=True):
             live_screen(tile.session).unsubscribe(listener)
-            tile.session.show_rows(None)
+            tile.show(False)
 
     def _listener(self, tile: Tile) -> Callable[[set[int], bool], None]:
         def changed(rows: set[int], whole: bool) -> None:

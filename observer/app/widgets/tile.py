@@ -15,7 +15,7 @@ the server sends the rows that changed, at most :data:`TILE_FPS` times a second)
 can send it and nothing records the session; the session core decides that. The tile tells its
 session which rows its crop shows: the rows it does not show are painted into its model only
 when they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs
-the rows it shows.
+the rows it shows (and of those, the columns it shows).
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ class Tile:
         self._strips: dict[int, tuple[tuple[object, ...], Strip]] = {}
         """Each screen row's strip as last drawn (-1: a blank row), with what it was drawn for."""
         self._shown: tuple[tuple[int, ...], range] = ((), range(0))
+        self._showing = False
 
     def mark(self, rows: set[int], whole: bool) -> None:
         """The session's screen changed (its listener's arguments)."""
@@ -78,7 +79,19 @@ class Tile:
         self.width, self.height = width, height
         self._strips.clear()
         self._whole = True
-        self.session.shown_changed()
+        if self._showing:
+            self.session.show_rows(self.rows_shown, width or None)
+        else:
+            self.session.shown_changed()
+
+    def show(self, showing: bool) -> None:
+        """Whether the grid shows the tile: its session then paints only the rows the tile
+        shows, up to its width (the tile shows each row from its first column); else all."""
+        self._showing = showing
+        if showing:
+            self.session.show_rows(self.rows_shown, self.width or None)
+        else:
+            self.session.show_rows(None)
 
     def clear(self) -> None:
         """Forget every painted row (the palette changed)."""

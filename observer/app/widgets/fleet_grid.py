@@ -44,8 +44,13 @@ from observer.app.widgets.tile_layout import (
 from observer.app.widgets.viewport import row_runs
 from observer.render.rich_cells import Palette
 
-FRAME = 1 / 30
-"""Seconds between two frames at least (a frame draws every tile that changed)."""
+FRAME = 1 / 20
+"""Seconds between two frames at least (a frame draws every tile that changed). Tiles in a row
+of the grid change on the same lines (their agents' cursor rows), and Textual repaints a line
+from its first cell: the tiles that changed within one frame share each line's repaint, so a
+frame costs less per tile the more it draws. Still well under a tile's own frame interval
+(``TILE_FPS``), so no tile's frame waits for the next (docs/benchmarks.md, "Figures behind
+constants")."""
 
 
 class FleetGrid(Widget, can_focus=True):

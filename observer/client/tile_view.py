@@ -6,7 +6,9 @@ every byte, and the full view asks for the stream again (the peer continues it w
 In the screen view a frame's rows are painted into the model where the view shows them (a
 tile's crop); the others wait, so a tile costs the rows it shows, and are painted when they are
 read: when a frame or :meth:`TileView.shown_changed` finds them shown, when the prompt
-recognisers look at the screen, or when the full view asks for the stream.
+recognisers look at the screen, or when the full view asks for the stream. A tile that shows
+only a row's first columns (it shows the screen from its left edge) has rows painted up to
+there; the recognisers and the full view, which read rows whole, have them painted whole.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class TileView:
         self._screen = ScreenView()
         """The remote screen as the screen view's frames describe it."""
         self._rows: RowsShown | None = None
+        self._columns: int | None = None
+        """How many columns from the first the view shows (``None``: all)."""
         self._read: tuple[range, set[int]] = (range(0), set())
 
     def allowed(self) -> bool:
@@ -81,9 +85,10 @@ class TileView:
             self._outlet.send(adapter.encode_view(view, self._fps))
             self.paint_unread()  # a full view reads every row: at once, not at the snapshot
 
-    def show_rows(self, rows: RowsShown | None) -> None:
-        """Which rows the view shows (``None``: all of them); paint those waiting."""
-        self._rows = rows
+    def show_rows(self, rows: RowsShown | None, columns: int | None = None) -> None:
+        """Which rows the view shows (``None``: all of them), and how many columns of them
+        from the first (``None``: all); paint those waiting."""
+        self._rows, self._columns = rows, columns
         self.paint_unread()
 
     def frame(self, event: ScreenReceived) -> None:
@@ -100,7 +105,12 @@ class TileView:
         view = self._screen
         whole = event.full or (event.cols, event.rows) != (view.cols, view.rows)
         changed = view.apply(event)
-        data = view.repaint(changed if whole else view.due(changed, self._rows_read()))
+        if whole:
+            data = view.repaint(changed)
+        else:
+            read = self._rows_read()
+            columns = None if read is None else self._columns
+            data = view.repaint(view.due(changed, read, columns), columns=columns)
         if whole:
             queue.drop_waiting_output()  # the frame replaces all of it
             queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
@@ -108,16 +118,21 @@ class TileView:
             queue.rows_repainted(data)
 
     def paint_unread(self, also: range = range(0)) -> None:
-        """Paint the rows that wait unpainted and are read now (or are in ``also``)."""
+        """Paint the rows that wait unpainted and are read now, and the rows in ``also``
+        whole (the prompt recognisers read them whole)."""
         view = self._screen
-        if not view.unpainted or not self._queue.show:
+        if not (view.unpainted or view.cut) or not self._queue.show:
             return
         read = self._rows_read()
+        columns = None if read is None else self._columns
+        rows = view.due(set(), read, columns)
+        data = view.repaint(rows, notifications=False, columns=columns) if rows else b""
         if read is not None and also:
-            read = read.union(also)
-        rows = view.due(set(), read)
-        if rows:
-            self._queue.paint(view.repaint(rows, notifications=False))
+            whole = view.due(set(), set(also))
+            if whole:
+                data += view.repaint(whole, notifications=False)
+        if data:
+            self._queue.paint(data)
 
     def _rows_read(self) -> set[int] | None:
         """The rows of the screen view's screen that the view shows (``None``: all; kept:

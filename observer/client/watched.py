@@ -288,11 +288,12 @@ class WatchedSession:
         continued with no gap: the peer sends a last frame and a snapshot at the same offset)."""
         self._tile.choose(view, fps)
 
-    def show_rows(self, rows: RowsShown | None) -> None:
+    def show_rows(self, rows: RowsShown | None, columns: int | None = None) -> None:
         """Which rows the view shows of a screen of ``cols`` x ``rows`` with the cursor at
-        ``(x, y)``: ``rows(cols, rows, x, y)`` (a tile's crop); ``None``: all of them
-        (:mod:`observer.client.tile_view` says when the others are painted)."""
-        self._tile.show_rows(rows)
+        ``(x, y)``: ``rows(cols, rows, x, y)`` (a tile's crop); ``None``: all of them; and how
+        many columns from the first (``None``: all) (:mod:`observer.client.tile_view` says
+        when the others are painted)."""
+        self._tile.show_rows(rows, columns)
 
     def shown_changed(self) -> None:
         """The view's crop may show other rows now (it was resized): paint those waiting."""

@@ -7,7 +7,8 @@ bring a terminal model of the same size from the previous state to this one (eac
 and painted, then the cursor), so a tile's existing model and view can show it; the cost is
 that of the rows that changed, at the frame rate the tile asked for. A row nobody reads (a
 tile shows a crop of the screen) waits unpainted until someone does (:meth:`ScreenView.due`):
-a tile costs the rows it shows. What the agent sent to be
+a tile costs the rows it shows; and where it shows only their first columns, a row is painted up
+to there (:func:`cut_row`) and painted whole when someone reads all of it. What the agent sent to be
 noticed comes after them as the sequences the model reports (BEL, OSC 9;4, OSC 99), so a tile's
 model finds its agent's notifications as it finds them in the stream. Pure: no I/O, no clock.
 """
@@ -41,6 +42,8 @@ class ScreenView:
         """What the agent sent to be noticed before the last frame."""
         self.unpainted: set[int] = set()
         """Rows that frames changed and nobody has read since (:meth:`due`)."""
+        self.cut: dict[int, int] = {}
+        """Rows painted only up to a column (how many columns from the first)."""
 
     def apply(self, update: ScreenReceived) -> set[int]:
         """Take one frame; return the rows whose content changed (all of them on a ``full``
@@ -51,6 +54,7 @@ class ScreenView:
             self.lines = [""] * update.rows
             changed = set(range(update.rows))
             self.unpainted.clear()  # all of them are painted
+            self.cut.clear()
         else:
             changed = set()
         for y, text in update.lines:
@@ -66,26 +70,44 @@ class ScreenView:
         self.notifications = update.notifications
         return changed
 
-    def due(self, changed: set[int], read: set[int] | None) -> set[int]:
+    def due(self, changed: set[int], read: set[int] | None, columns: int | None = None) -> set[int]:
         """The rows to paint now: those ``changed`` and those left unpainted, where they are
-        ``read`` (``None``: everywhere); the others wait, unpainted."""
+        ``read`` (``None``: everywhere); and those painted only up to a column short of the
+        ``columns`` read there (``None``: all of them). The others wait, unpainted."""
         waiting = self.unpainted | changed if self.unpainted else changed
+        cut = self.cut
         if read is None:
             self.unpainted = set()
-            return waiting
+            return waiting | cut.keys() if cut else waiting
         paint = waiting & read
         self.unpainted = waiting - paint
+        if cut:
+            paint |= {y for y, n in cut.items() if y in read and (columns is None or n < columns)}
         return paint
 
-    def repaint(self, rows: Iterable[int], *, notifications: bool = True) -> bytes:
+    def repaint(
+        self, rows: Iterable[int], *, notifications: bool = True, columns: int | None = None
+    ) -> bytes:
         """Bytes for a terminal model of this size showing the previous state: ``rows``
-        cleared and painted, the pen reset, then the cursor placed and shown or hidden (ECMA-48
-        CUP and EL, DEC private mode 25), then the last frame's notifications (unless
-        ``notifications`` is false: rows painted late, which were noticed already)."""
+        cleared and painted (up to ``columns`` columns, where given: :func:`cut_row`), the pen
+        reset, then the cursor placed and shown or hidden (ECMA-48 CUP and EL, DEC private mode
+        25), then the last frame's notifications (unless ``notifications`` is false: rows
+        painted late, which were noticed already)."""
         out = []
+        cut = self.cut
         for y in sorted(rows):
             if 0 <= y < self.rows:
-                out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{self.lines[y]}")
+                text = self.lines[y]
+                if columns is not None:
+                    short = cut_row(text, columns)
+                    if len(short) < len(text):
+                        cut[y] = columns
+                    elif cut:
+                        cut.pop(y, None)
+                    text = short
+                elif cut:
+                    cut.pop(y, None)
+                out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{text}")
         x, y = self.cursor
         out.append(f"\x1b[0m\x1b[{y + 1};{x + 1}H\x1b[?25{'h' if self.cursor_visible else 'l'}")
         if notifications:
@@ -95,6 +117,26 @@ class ScreenView:
     def text(self) -> list[str]:
         """The rows as plain text (SGR removed), trailing blanks trimmed."""
         return [_SGR.sub("", line).rstrip() for line in self.lines]
+
+
+def cut_row(text: str, columns: int) -> str:
+    """A row's repaint (SGRs and text, as the server paints it) up to its first ``columns``
+    columns, or all of it: a row that is not all ASCII (a wide or combining character makes
+    characters and columns differ) or that holds a link (an OSC 8 left open) is not cut."""
+    if len(text) <= columns or not text.isascii() or "\x1b]" in text:
+        return text
+    shown, at, end = 0, 0, len(text)
+    while at < end:
+        if text[at] == "\x1b":  # an SGR: ESC [ ... m
+            at = text.find("m", at) + 1 or end
+            continue
+        stop = text.find("\x1b", at)
+        stop = end if stop < 0 else stop
+        if shown + stop - at >= columns:
+            return text[: at + columns - shown]
+        shown += stop - at
+        at = stop
+    return text
 
 
 def notification_sequence(event: NotificationSent | BellRung | ProgressReported) -> str:

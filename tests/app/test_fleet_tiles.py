@@ -11,7 +11,8 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.widgets.fleet_grid import FRAME, FleetGrid, by_line
+from observer.app.widgets.fleet_grid import FRAME, FleetGrid
+from observer.app.widgets.grid_pieces import by_line
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
@@ -153,7 +154,7 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
             await pilot.pause()
             tile_text(app.screen, 0)
         await until(lambda: "count 149" in tile_text(app.screen, 0), "the last version")
-        assert len(tile._cache) <= max(64, 4 * tile.height) < 2 * 150
+        assert len(tile._strips) <= max(64, 4 * tile.height) < 2 * 150
 
 
 def test_tiles_changing_on_one_line_are_repainted_as_one_part_of_it() -> None:

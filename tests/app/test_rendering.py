@@ -198,3 +198,30 @@ def test_a_view_draws_the_columns_it_shows_from_its_span(
     shown = placed(part, left - start, width, blank)
     assert shown.cell_length == width
     assert _columns(shown) == expected
+
+
+def test_styles_filtered_once_draw_what_the_line_filters_draw() -> None:
+    from rich.style import Style
+    from rich.terminal_theme import MONOKAI
+    from textual.color import Color as TextualColor
+    from textual.filter import ANSIToTruecolor, Monochrome
+    from textual.strip import Strip
+
+    from observer.app.widgets.strips import StyleFilters, filtered
+
+    background = TextualColor(10, 20, 30)
+    kept = StyleFilters(limit=2)  # forgets its styles during the test, too
+    rows = [
+        [Segment("red ", Style(color="red")), Segment("blue", Style(color="#0000ff", dim=True))],
+        [Segment("a", Style(bgcolor="color(3)", bold=True)), Segment("b", Style())],
+        [Segment("true", Style(color="#102030", bgcolor="#405060"))],
+    ]
+    for filters in ((ANSIToTruecolor(MONOKAI),), (Monochrome(),), ()):
+        for segments in rows * 2:
+            strip = Strip(segments)
+            ours = kept.apply(strip, filters, background)
+            assert list(ours) == list(filtered(strip, filters, background))
+            assert ours.cell_length == strip.cell_length
+    truecolour = Strip(rows[2])
+    # A row the filters do not change is drawn as it is, not copied.
+    assert kept.apply(truecolour, (ANSIToTruecolor(MONOKAI),), background) is truecolour

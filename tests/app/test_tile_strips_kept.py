@@ -48,8 +48,7 @@ async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> N
         await pilot.pause(0.3)
         kept = []
         for tile in screen.tiles:
-            for key in list(tile._cache.keys()):
-                strip = tile._cache[key]
+            for _, strip in tile._strips.values():
                 assert strip.cell_length == tile.width  # the line as the tile shows it
                 assert not any(getattr(strip, cache) for cache in CACHES), strip
                 kept.append(strip)

@@ -20,14 +20,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import ClassVar, cast
+from typing import ClassVar
 
-from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
 from textual import events
-from textual.color import Color
-from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.timer import Timer
@@ -35,7 +30,7 @@ from textual.widget import Widget
 
 from observer.app.links import Link, live_screen
 from observer.app.widgets import strips
-from observer.app.widgets.one_line import fit_line
+from observer.app.widgets.grid_pieces import Filters, GridPieces, by_line
 from observer.app.widgets.tile import Tile
 from observer.app.widgets.tile_layout import (
     BODY_TOP,
@@ -49,10 +44,13 @@ from observer.app.widgets.tile_layout import (
 from observer.app.widgets.viewport import row_runs
 from observer.render.rich_cells import Palette
 
-Filters = tuple[LineFilter, ...]
-
-FRAME = 1 / 30
-"""Seconds between two frames at least (a frame draws every tile that changed)."""
+FRAME = 1 / 20
+"""Seconds between two frames at least (a frame draws every tile that changed). Tiles in a row
+of the grid change on the same lines (their agents' cursor rows), and Textual repaints a line
+from its first cell: the tiles that changed within one frame share each line's repaint, so a
+frame costs less per tile the more it draws. Still well under a tile's own frame interval
+(``TILE_FPS``), so no tile's frame waits for the next (docs/benchmarks.md, "Figures behind
+constants")."""
 
 
 class FleetGrid(Widget, can_focus=True):
@@ -104,11 +102,9 @@ class FleetGrid(Widget, can_focus=True):
         self._stale: dict[int, set[int]] = {}
         """The columns whose part of a line changed since it was joined."""
         self._filters: Filters = ()
-        self._background: Color | None = None
-        self._styles: dict[str, Style] = {}
-        self._pieces: dict[tuple[object, ...], Strip] = {}
-        """Borders, sides and gaps as drawn (they depend on sizes and styles only)."""
-        self._titles: dict[int, tuple[Text, int, Filters, Strip]] = {}
+        self._drawn = GridPieces(self, "fleet-grid")
+        self._restyle = strips.StyleFilters()
+        """The tiles' rows' styles through the line filters (each style once)."""
         self._changed: set[Tile] = set()
         self._listeners: list[Callable[[set[int], bool], None]] = []
         self._timer: Timer | None = None
@@ -122,14 +118,13 @@ class FleetGrid(Widget, can_focus=True):
             listener = self._listener(tile)
             self._listeners.append(listener)
             live_screen(tile.session).subscribe(listener)
-            # Rows the tile's crop does not show are not painted until it does.
-            tile.session.show_rows(tile.rows_shown)
+            tile.show(True)  # what the tile's crop does not show is not painted until it does
             tile.watch_small()
 
     def on_unmount(self) -> None:
         for tile, listener in zip(self.tiles, self._listeners, strict=True):
             live_screen(tile.session).unsubscribe(listener)
-            tile.session.show_rows(None)
+            tile.show(False)
 
     def _listener(self, tile: Tile) -> Callable[[set[int], bool], None]:
         def changed(rows: set[int], whole: bool) -> None:
@@ -148,10 +143,7 @@ class FleetGrid(Widget, can_focus=True):
         self._forget()
 
     def notify_style_update(self) -> None:
-        self._styles.clear()
-        self._pieces.clear()
-        self._titles.clear()
-        self._background = None  # (the tiles' rows are kept by style: those still valid hit)
+        self._drawn.forget()  # (the tiles' rows are kept by style: those still valid hit)
         self._forget()
         super().notify_style_update()
 
@@ -330,10 +322,10 @@ class FleetGrid(Widget, can_focus=True):
         grid = self._layout
         width = self.size.width
         if grid.band_at(y) is None:
-            return [[self._gap(width, filters)]]
+            return [[self._drawn.gap(width, filters)]]
         parts = [self._column(y, column, filters) for column in range(grid.columns)]
         left, span = grid.spans[-1]
-        parts.append([self._gap(width - left - span, filters)] if left + span < width else [])
+        parts.append([self._drawn.gap(width - left - span, filters)] if left + span < width else [])
         return parts
 
     def _column(self, y: int, column: int, filters: Filters) -> list[Strip]:
@@ -343,12 +335,12 @@ class FleetGrid(Widget, can_focus=True):
         assert band is not None
         left, span = grid.spans[column]
         before = grid.spans[column - 1][0] + grid.spans[column - 1][1] if column else 0
-        part = [self._gap(left - before, filters)] if left > before else []
+        part = [self._drawn.gap(left - before, filters)] if left > before else []
         index = band * grid.columns + column
         if index < len(self.tiles):
             part += self._piece(self.tiles[index], y - grid.bands[band][0], span, filters)
         else:
-            part.append(self._gap(span, filters))
+            part.append(self._drawn.gap(span, filters))
         return part
 
     def _piece(self, tile: Tile, y: int, width: int, filters: Filters) -> list[Strip]:
@@ -359,80 +351,24 @@ class FleetGrid(Widget, can_focus=True):
         part = "focus" if tile.index == self.cursor else "attention" if heavy else "border"
         if y == 0 or y == height - 1:
             key = ("edge", width, y == 0, heavy, part, filters)
-            return [self._made(key, lambda: edge(width, y == 0, heavy, self._style(part)))]
+            return [
+                self._drawn.made(key, lambda: edge(width, y == 0, heavy, self._drawn.style(part)))
+            ]
         if width < 2:
-            return [self._made(("blank", width, part, filters), lambda: Strip.blank(width))]
+            return [self._drawn.made(("blank", width, part, filters), lambda: Strip.blank(width))]
         if y == TITLE_ROW:
-            middle = self._title(tile, width - 2, filters)
+            middle = self._drawn.title(tile, width - 2, filters)
         else:
-            blank = self._style("terminal")
-            middle = tile.line(y - BODY_TOP, self.palette, blank, filters, self._background_color)
-        side = self._made(("side", heavy, part, filters), lambda: side_of(heavy, self._style(part)))
-        return [side, middle, side]
-
-    def _title(self, tile: Tile, width: int, filters: Filters) -> Strip:
-        """The tile's title line cut to ``width`` (kept until the title or the width changes)."""
-        kept = self._titles.get(tile.index)
-        if kept is not None and kept[:3] == (tile.title, width, filters):
-            return kept[3]
-        style = self._style("title")
-        text = fit_line(tile.title, width)
-        strip = Strip(Segment.apply_style(text.render(self.app.console), style))
-        strip = strips.filtered(
-            strip.adjust_cell_length(width, style), filters, self._background_color
+            blank = self._drawn.style("terminal")
+            middle = tile.line(
+                y - BODY_TOP,
+                self.palette,
+                blank,
+                filters=filters,
+                styles=self._restyle,
+                background=self._drawn.background,
+            )
+        side = self._drawn.made(
+            ("side", heavy, part, filters), lambda: side_of(heavy, self._drawn.style(part))
         )
-        self._titles[tile.index] = (tile.title, width, filters, strip)
-        return strip
-
-    def _gap(self, width: int, filters: Filters) -> Strip:
-        return self._made(("gap", width, filters), lambda: Strip.blank(width, self._style("gap")))
-
-    def _made(self, key: tuple[object, ...], make: Callable[[], Strip]) -> Strip:
-        """A piece that depends on nothing but ``key`` (the filters last), made once."""
-        strip = self._pieces.get(key)
-        if strip is None:
-            filters = cast("Filters", key[-1])
-            strip = self._pieces[key] = strips.filtered(make(), filters, self._background_color)
-        return strip
-
-    @property
-    def _background_color(self) -> Color:
-        """The background the line filters work against (the grid's, as Textual's path)."""
-        if self._background is None:
-            self._background = self.background_colors[1]
-        return self._background
-
-    def _style(self, part: str) -> Style:
-        """The style of a part of the grid (its component classes, on its background)."""
-        style = self._styles.get(part)
-        if style is None:
-            own = self.rich_style
-            base = Style(color=own.color, bgcolor=own.bgcolor)
-            if part != "gap":
-                base += self.get_component_rich_style(f"fleet-grid--{part}", partial=True)
-            style = self._styles[part] = base
-        return style
-
-
-def by_line(regions: Sequence[Region]) -> list[Region]:
-    """The lines of ``regions``, each from the first cell any of them changes on it to the
-    last; consecutive lines alike are one region.
-
-    Textual repaints a changed part of a line from the start of the widget under it (the
-    compositor's chop: here, the whole line) to the part's end, once per part: tiles that
-    change on the same line (in a row of tiles, their cursor lines are the same line) would
-    each repaint the line again from its first cell. One part per line repaints it once."""
-    spans: dict[int, tuple[int, int]] = {}
-    for x, top, width, height in regions:
-        for y in range(top, top + height):
-            first, end = spans.get(y, (x, x + width))
-            spans[y] = (min(first, x), max(end, x + width))
-    merged: list[Region] = []
-    for y in sorted(spans):
-        first, end = spans[y]
-        last = merged[-1] if merged else None
-        if last is not None and last.bottom == y and (last.x, last.right) == (first, end):
-            merged[-1] = Region(first, last.y, end - first, last.height + 1)
-        else:
-            merged.append(Region(first, y, end - first, 1))
-    return merged
+        return [side, middle, side]

@@ -104,3 +104,42 @@ def filtered(strip: Strip, filters: Sequence[LineFilter], background: Color | No
         assert background is not None
         strip = Strip(line_filter.apply(list(strip), background), strip.cell_length)
     return strip
+
+
+class StyleFilters:
+    """:func:`filtered` with each style filtered once: a line filter changes each segment by
+    its style alone (Textual's filters map ``Segment(text, style)`` to ``Segment(text,
+    f(style))``), so a style's result is kept, and a segment whose style the filters keep is
+    kept as it is (a strip they change nowhere is returned itself).
+
+    Args:
+        limit: styles kept at most (they are forgotten all at once past it).
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self._limit = limit
+        self._key: tuple[object, ...] = ()
+        self._styles: dict[Style | None, Style | None] = {}
+
+    def apply(self, strip: Strip, filters: Sequence[LineFilter], background: Color | None) -> Strip:
+        """``strip`` through ``filters`` (:func:`filtered`)."""
+        if not filters:
+            return strip
+        styles = self._styles
+        if self._key != (filters, background) or len(styles) > self._limit:
+            self._key = (filters, background)
+            styles.clear()
+        segments: list[Segment] | None = None
+        for i, (text, style, control) in enumerate(strip):
+            if control is not None:
+                return filtered(strip, filters, background)
+            if style in styles:
+                new = styles[style]
+            else:
+                one = filtered(Strip([Segment(" ", style)], 1), filters, background)
+                new = styles[style] = next(iter(one)).style
+            if new is not style:
+                if segments is None:
+                    segments = list(strip)
+                segments[i] = Segment(text, new)
+        return strip if segments is None else Strip(segments, strip.cell_length)

@@ -15,14 +15,13 @@ the server sends the rows that changed, at most :data:`TILE_FPS` times a second)
 can send it and nothing records the session; the session core decides that. The tile tells its
 session which rows its crop shows: the rows it does not show are painted into its model only
 when they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs
-the rows it shows.
+the rows it shows (and of those, the columns it shows).
 """
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.cache import LRUCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.strip import Strip
@@ -37,7 +36,6 @@ from observer.render.rich_cells import Palette
 
 SYNC_TIMEOUT = 0.15
 """Seconds a tile waits for a synchronized update (DECSET 2026) to end before drawing anyway."""
-MIN_STRIPS = 64
 
 
 class Tile:
@@ -60,8 +58,10 @@ class Tile:
         self._cursor: tuple[int, int, bool] = (-1, -1, False)
         self._window: Window | None = None
         self._sync_since: float | None = None
-        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(MIN_STRIPS)
+        self._strips: dict[int, tuple[tuple[object, ...], Strip]] = {}
+        """Each screen row's strip as last drawn (-1: a blank row), with what it was drawn for."""
         self._shown: tuple[tuple[int, ...], range] = ((), range(0))
+        self._showing = False
 
     def mark(self, rows: set[int], whole: bool) -> None:
         """The session's screen changed (its listener's arguments)."""
@@ -77,15 +77,25 @@ class Tile:
         if (width, height) == (self.width, self.height):
             return
         self.width, self.height = width, height
-        # A strip per row and version, and a stale version never hits again: a few per row
-        # shown are plenty (1,024 per tile kept 40 tiles' stale lines, 120 MB after a minute).
-        self._cache = LRUCache(max(MIN_STRIPS, 4 * height))
+        self._strips.clear()
         self._whole = True
-        self.session.shown_changed()
+        if self._showing:
+            self.session.show_rows(self.rows_shown, width or None)
+        else:
+            self.session.shown_changed()
+
+    def show(self, showing: bool) -> None:
+        """Whether the grid shows the tile: its session then paints only the rows the tile
+        shows, up to its width (the tile shows each row from its first column); else all."""
+        self._showing = showing
+        if showing:
+            self.session.show_rows(self.rows_shown, self.width or None)
+        else:
+            self.session.show_rows(None)
 
     def clear(self) -> None:
         """Forget every painted row (the palette changed)."""
-        self._cache.clear()
+        self._strips.clear()
         self._whole = True
 
     def watch_small(self) -> None:
@@ -153,11 +163,14 @@ class Tile:
         y: int,
         palette: Palette,
         blank: Style,
+        *,
         filters: tuple[LineFilter, ...],
+        styles: strips.StyleFilters,
         background: Color,
     ) -> Strip:
-        """Row ``y`` of the tile's terminal part through the app's line ``filters``, kept per
-        row version and place (a row is filtered once per version, where it is kept)."""
+        """Row ``y`` of the tile's terminal part through the app's line ``filters`` (applied
+        by ``styles``), kept per screen row until its version or place changes (a stale version
+        never comes back: one strip per row is all a tile keeps)."""
         shown = self.window()
         model = self.session.model
         row = shown.first + y - shown.pad_top
@@ -166,23 +179,18 @@ class Tile:
         visible = model.cursor_visible and row == model.cursor_y
         cursor = int(model.cursor_x) if visible else None
         version = self._versions.get(row, 0)
-        key = (self._epoch, row, version, cursor, shown.left, self.width, blank, filters,
-               background)  # fmt: skip
-        strip = self._cache.get(key)
-        if strip is None:
-            if row < 0:
-                strip = Strip.blank(self.width, blank)
-            else:
-                strip = strips.screen_row(
-                    model,
-                    row,
-                    palette,
-                    cursor=cursor,
-                    left=shown.left,
-                    width=self.width,
-                    blank=blank,
-                )
-            strip = self._cache[key] = strips.filtered(strip, filters, background)
+        key = (self._epoch, version, cursor, shown.left, self.width, blank, filters, background)
+        kept = self._strips.get(row)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        if row < 0:
+            strip = Strip.blank(self.width, blank)
+        else:
+            strip = strips.screen_row(
+                model, row, palette, cursor=cursor, left=shown.left, width=self.width, blank=blank
+            )
+        strip = styles.apply(strip, filters, background)
+        self._strips[row] = (key, strip)
         return strip
 
     # -- the title line -------------------------------------------------------------------------

@@ -308,3 +308,39 @@ def test_rows_painted_late_land_after_the_frames_still_waiting_for_the_model() -
     session.show_rows(crop_of(20))  # before the feeder parsed either frame
     drain(session)
     assert session.model.text()[17] == "second"
+
+
+def narrow_tile(columns: int) -> tuple[WatchedSession, Agent]:
+    """A tile showing the bottom 3 rows of a 20-row screen, ``columns`` columns of them."""
+    session, agent = tile(), Agent(rows=20)
+    session.show_rows(crop_of(3), columns)
+    agent.prints(b"\r\n" * 19)
+    session.received(agent.frame(force=True), 1.0)
+    drain(session)
+    return session, agent
+
+
+def test_a_narrow_tile_paints_its_rows_up_to_its_width_and_whole_once_read_whole() -> None:
+    session, agent = narrow_tile(6)
+    agent.prints(b"\x1b[18;1H\x1b[31mone two\x1b[32m three\x1b[19;1Hfour five six\x1b[20;1H$ ")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    text = session.model.text()
+    assert text[17:19] == ["one tw", "four f"]  # what the tile shows of them
+    assert session.model.line(17)[5].fg == "red"  # with their colours
+    # The tile grows: the rows are painted up to its new width.
+    session.show_rows(crop_of(3), 10)
+    assert session.model.text()[17:19] == ["one two th", "four five"]
+    session.choose_view("stream")  # the full view reads every row whole
+    assert session.model.text() == agent.model.text()
+
+
+def test_the_prompt_recognisers_read_whole_the_rows_a_narrow_tile_cut() -> None:
+    session, agent = narrow_tile(4)
+    agent.prints(b"\x1b[19;1HDo you want to proceed?\x1b[20;1H")  # shown, past the tile's width
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.model.text()[18] == "Do y"
+    attention = session.status(10.0).attention  # quiet long enough: the recognisers read it
+    assert attention is not None and attention.reason == "needs permission"
+    assert session.model.text()[18] == "Do you want to proceed?"

@@ -8,7 +8,7 @@ from observer.protocol import frames as f
 from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.events import ScreenReceived, SnapshotReceived
 from observer.protocol.screen_frames import Screen, SetView
-from observer.protocol.screen_view import ScreenView
+from observer.protocol.screen_view import ScreenView, cut_row
 
 FRAME = Screen(
     offset=4096,
@@ -125,3 +125,27 @@ def test_the_repaint_clears_and_paints_only_the_given_rows_then_places_the_curso
     view = ScreenView()
     view.apply(event(Screen(0, 10, 3, True, ((1, "x"),), (4, 2), False, "")))
     assert view.repaint([1]) == b"\x1b[2;1H\x1b[0m\x1b[2Kx\x1b[0m\x1b[3;5H\x1b[?25l"
+
+
+def test_a_row_is_cut_after_its_first_columns_unless_characters_and_columns_differ() -> None:
+    row = "\x1b[0;31mhello \x1b[0;32mworld\x1b[0m  x"
+    assert cut_row(row, 8) == "\x1b[0;31mhello \x1b[0;32mwo"
+    assert cut_row(row, 6) == "\x1b[0;31mhello "
+    assert cut_row(row, 14) == row  # all of it fits
+    assert cut_row("日本語 wide", 2) == "日本語 wide"  # a wide character takes two columns
+    assert cut_row("e\u0301 combined", 2) == "e\u0301 combined"  # a combining one, none
+    linked = "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ after"
+    assert cut_row(linked, 2) == linked  # a link cut open would run on
+
+
+def test_a_cut_row_is_painted_whole_when_read_whole() -> None:
+    view = ScreenView()
+    view.apply(Screen(0, 10, 3, True, ((0, "abcdefgh"), (1, "xy")), (0, 0), True, "", ()))
+    assert view.repaint({0, 1}, columns=4).startswith(b"\x1b[1;1H\x1b[0m\x1b[2Kabcd\x1b[2;1H")
+    assert view.cut == {0: 4}  # row 1 fits
+    assert view.due(set(), {0, 1}, 4) == set()  # read as wide as it was painted
+    assert view.due(set(), {0, 1}, 6) == {0}  # wider
+    assert view.due(set(), {1, 2}) == set()  # read whole, where it was not cut
+    assert view.due(set(), None) == {0}  # everywhere
+    view.repaint({0})
+    assert view.cut == {}

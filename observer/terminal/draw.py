@@ -37,6 +37,7 @@ MAX_CELL_TEXT = 16
 ZWJ = "\u200d"
 _REGIONAL = re.compile("[\U0001f1e6-\U0001f1ff]")
 ASCII_PRINTABLE = frozenset(chr(c) for c in range(0x20, 0x7F))
+_ASCII_RUNS = re.compile("[ -~]+")
 
 
 class DrawMixin(EditMixin):
@@ -149,7 +150,9 @@ class DrawMixin(EditMixin):
 
     def all_narrow(self, data: str) -> bool:
         """Whether every character of ``data`` takes exactly one column."""
-        chars = set(data)
+        # A long text (a frame's) is mostly printable ASCII: its runs are taken out in C first
+        # rather than each character put in the set.
+        chars = set(data if len(data) < 64 else _ASCII_RUNS.sub("", data))
         if chars <= self._narrow:
             return True
         if len(self._narrow) > 20_000:

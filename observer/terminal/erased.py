@@ -134,8 +134,10 @@ def _last_row(text: bytes, y: int, x: int, at: Region, narrow: Callable[[str], b
     if y + feeds > limit:
         return None
     decoded = text.decode("utf-8", "replace")
-    # One column a character when all are narrow (ASCII counts so too: DEL advances none).
-    count = len if text.isascii() or narrow(decoded) else partial(_columns, narrow=narrow)
+    # One column a character when all are narrow (ASCII counts so too: DEL advances none);
+    # the line ends split the runs counted, so they are not asked about (neither is narrow).
+    flat = decoded.replace("\r", "").replace("\n", "")
+    count = len if text.isascii() or narrow(flat) else partial(_columns, narrow=narrow)
     column = x
     for line in decoded.split("\n"):
         for i, run in enumerate(line.split("\r")):

@@ -46,7 +46,10 @@ _TOKEN = re.compile(
     r"|\x1b(?:[ -/]++[0-~]|[0-OQ-WYZ\\`a-~])"  # an ESC sequence (not a CSI or a string)
     r"|[\s\S]"  # one character: a control, ESC, DEL or C1 (ESC is handled one by one)
 )
-_TEXT_TOKEN = re.compile(rf"({_RUN}*+)({_TEXT}++)")
+#: The runs a token starts with: in a text token, what its text follows. Any other token
+#: (runs alone, a CSI that is not simple, an ESC sequence, a control) has nothing after its
+#: runs that starts with a printable character (see :meth:`VTStream._new`).
+_RUNS = re.compile(rf"{_RUN}*+")
 _RUN_TOKEN = re.compile(rf"{_RUN}++")
 
 
@@ -292,9 +295,12 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
 
     def _new(self, token: str) -> None:
         """A token not seen before (or forgotten): decode, run and remember it."""
-        m = _TEXT_TOKEN.fullmatch(token)
-        if m is not None:
-            before, data = m.groups()
+        # Split at the end of its runs: no need to read the text again to know it is one.
+        head = _RUNS.match(token)  # matches "" at least
+        runs = head.end() if head is not None else 0
+        first = token[runs : runs + 1]
+        if first and (" " <= first <= "~" or first >= "\xa0"):  # a text (see _TEXT)
+            before, data = token[:runs], token[runs:]
             action = pen = None
             fg_free = False
             pen_in: Cell | None = self.screen.cursor.attrs

@@ -23,9 +23,9 @@ Bounded:
   half the timeline is before that, the timeline is replaced by its rest (so memory is bounded by
   the cap too, not by the session's length);
 - **events**: past ``events`` events kept, the oldest segment goes too (a segment holds at most
-  an eighth of them): an agent that writes little a second (a clock, a spinner) reaches a byte
-  cap only after days, and the timeline's memory is a few dozen bytes an event, whatever its
-  size.
+  an eighth of them), and the timeline is replaced by its rest at each drop: an agent that
+  writes little a second (a clock, a spinner) reaches a byte cap only after days, and the
+  timeline's memory is a few dozen bytes an event, whatever its size.
 
 A keyframe is a snapshot of the live model, which saw the agent's bytes before redaction; the
 events after it are read back redacted. So that they fit, a keyframe is taken only after an event
@@ -290,7 +290,8 @@ class SessionHistory:
             self._close(oldest)
             self.dropped += 1
             start = self.keyframes.forget_before(self._segments[0].first)
-            if start > len(self.timeline) // 2:
+            # With an events bound each drop forgets a bounded share: memory stays at the bound.
+            if start > len(self.timeline) // 2 or (self.events and start):
                 self._compact(start)
 
     def _over_bound(self) -> bool:

@@ -4,7 +4,7 @@
 session when the app starts (in a private temporary folder, removed when the app ends), and
 writes into it what :class:`~observer.client.happenings.Happenings` notes from the session's
 status (notifications, takeovers, outages, the exit) as markers. A dashboard's many sessions
-keep fewer keyframes each (:data:`TILE_KEYFRAMES`).
+keep fewer keyframes each (:data:`TILE_KEYFRAMES`) and fewer events (:data:`TILE_EVENTS`).
 
 :class:`RewindSource` is what the watch screen's view draws: the live screen, or the
 :class:`~observer.replay.rewind.Rewind` player's model while rewound. Live changes reach the view
@@ -44,9 +44,15 @@ what keeps a dashboard left open all day from growing by megabytes an hour. A ti
 rewound to the half second."""
 TILE_CAP = 64 * 1024 * 1024
 """Bytes of spool files each tile keeps (one watched session: 256 MiB): hours of a redrawing
-agent's screen; the timeline's memory is bounded by what the files keep."""
+agent's screen; the timeline's memory is bounded by what the files keep, and by
+:data:`TILE_EVENTS`."""
 TILE_SEGMENT = 4 * 1024 * 1024
 """Bytes per spool file of a tile (the oldest file is deleted past :data:`TILE_CAP`)."""
+TILE_EVENTS = 3600
+"""Events each tile keeps (half an hour of an agent that never stops, gathered every
+:data:`TILE_COALESCE` s; longer where it pauses): an agent that draws little a second reaches
+:data:`TILE_CAP` only after days, and the timeline holds every event until then. With it, a
+tile's timeline holds at most an eighth more (about 110 KB), reached within the first hour."""
 
 
 @dataclass
@@ -151,6 +157,7 @@ def _history(folder: Path, model: TerminalModel, now: float, tile: bool) -> Sess
         coalesce=TILE_COALESCE,
         cap=TILE_CAP,
         segment=TILE_SEGMENT,
+        events=TILE_EVENTS,
     )
 
 

@@ -21,7 +21,11 @@ Bounded:
   segment is deleted and the keyframes before the first event still on disk are forgotten (each
   segment starts with a keyframe, so what is left can be shown from its start); once more than
   half the timeline is before that, the timeline is replaced by its rest (so memory is bounded by
-  the cap too, not by the session's length).
+  the cap too, not by the session's length);
+- **events**: past ``events`` events kept, the oldest segment goes too (a segment holds at most
+  an eighth of them), and the timeline is replaced by its rest at each drop: an agent that
+  writes little a second (a clock, a spinner) reaches a byte cap only after days, and the
+  timeline's memory is a few dozen bytes an event, whatever its size.
 
 A keyframe is a snapshot of the live model, which saw the agent's bytes before redaction; the
 events after it are read back redacted. So that they fit, a keyframe is taken only after an event
@@ -58,6 +62,9 @@ DISK_CAP = 256 * 1024 * 1024
 KEYFRAME_EVERY = 1.0
 """Seconds of the session at least between two keyframes (a seek then feeds at most this long's
 output, about 40 ms of parsing for a build log at 500 KB/s)."""
+SEGMENTS_PER_BOUND = 8
+"""Segments an ``events`` bound is kept in (the oldest goes as a whole: what is kept stays
+within an eighth of the bound below it)."""
 WRITE_EVERY = 1.0
 """Seconds lines wait before the spool's thread writes them (a read writes them first)."""
 
@@ -87,6 +94,7 @@ class SessionHistory:
         segment: Bytes per spool file.
         coalesce: Seconds of output gathered into one event.
         keyframes: Most keyframes kept (default: what fits the replay engine's memory bound).
+        events: Most events kept (default: as many as ``cap`` holds).
     """
 
     def __init__(
@@ -101,8 +109,11 @@ class SessionHistory:
         segment: int = SEGMENT,
         coalesce: float = COALESCE,
         keyframes: int | None = None,
+        events: int | None = None,
     ) -> None:
         self.folder, self.cap, self.segment, self.coalesce = folder, cap, segment, coalesce
+        self.events = events
+        self._segment_events = max(1, events // SEGMENTS_PER_BOUND) if events else None
         self.start = now
         self.timeline = Timeline(model.cols, model.rows, source=self)
         self.keyframes = LiveKeyframes(self.timeline, model, limit=keyframes)
@@ -209,7 +220,7 @@ class SessionHistory:
             self._append(Event(time, OUTPUT, text))
         whole = not self._decoder.getstate()[0]
         if model is not None and whole and not (self._redactor and self._redactor.holding):
-            rotate = self._segments[-1].size >= self.segment
+            rotate = self._segment_full()
             if rotate:
                 try:
                     self._rotate()
@@ -218,12 +229,22 @@ class SessionHistory:
                     return
             self._keyframe(model, force=rotate)
 
+    def _segment_full(self) -> bool:
+        """Whether the current spool file holds its bytes, or its share of the events bound."""
+        last = self._segments[-1]
+        if last.size >= self.segment:
+            return True
+        per = self._segment_events
+        return per is not None and len(self.timeline) - last.first >= per
+
     def _keyframe_due(self, waiting: int, time: float) -> bool:
         """Whether a keyframe is due at ``time``, with ``waiting`` bytes gathered (and those
         written since the keyframes were last told: events written while the model was ahead
         of them count towards the budget too)."""
         if time - self.keyframes.keyframes[-1].time < KEYFRAME_EVERY:
             return False
+        if self._segment_full():  # the next spool file starts with a keyframe
+            return True
         return self.keyframes.due(self.timeline.output_bytes - self._counted + waiting, time)
 
     def _keyframe(self, model: TerminalModel, *, force: bool = False) -> None:
@@ -264,13 +285,21 @@ class SessionHistory:
             self._drop_oldest()
 
     def _drop_oldest(self) -> None:
-        while len(self._segments) > 1 and sum(s.size for s in self._segments) > self.cap:
+        while len(self._segments) > 1 and self._over_bound():
             oldest = self._segments.pop(0)
             self._close(oldest)
             self.dropped += 1
             start = self.keyframes.forget_before(self._segments[0].first)
-            if start > len(self.timeline) // 2:
+            # With an events bound each drop forgets a bounded share: memory stays at the bound.
+            if start > len(self.timeline) // 2 or (self.events and start):
                 self._compact(start)
+
+    def _over_bound(self) -> bool:
+        """More bytes than ``cap``, or more events than ``events``, are kept."""
+        if sum(s.size for s in self._segments) > self.cap:
+            return True
+        kept = len(self.timeline) - self._segments[0].first
+        return self.events is not None and kept > self.events
 
     def _compact(self, start: int) -> None:
         """Forget the events before ``start`` in memory too (more than half the timeline could

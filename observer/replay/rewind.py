@@ -51,6 +51,10 @@ class Rewind:
     def __init__(self, timeline: Timeline, keyframes: LiveKeyframes) -> None:
         self.timeline, self.keyframes = timeline, keyframes
         self.player = Player(timeline, keyframes)
+        # The first event kept may follow a forgotten past: its screen is the first keyframe's.
+        first = keyframes.keyframes[0]
+        self.player.model.restore(first.snapshot)
+        self.player.position = first.index
         self.at: float | None = None
         """The history's time the view shows; None: live."""
 
@@ -62,8 +66,7 @@ class Rewind:
     @property
     def earliest(self) -> float:
         """The oldest moment the history can still show."""
-        start = self.keyframes.start
-        return self.timeline.time(start - 1) if start else 0.0
+        return self.keyframes.keyframes[0].time  # the last event it shows (kept or not)
 
     def back(self, live: float, seconds: float = STEP) -> Moved | None:
         """Go ``seconds`` further back (from live at first)."""

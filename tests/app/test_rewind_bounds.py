@@ -1,6 +1,6 @@
 """What a dashboard's live-rewind histories keep in memory: a redrawing agent's tile adds an
 event per gathering to its timeline, so a dashboard left open all day must gather coarsely
-(one watched session keeps its finer steps)."""
+(one watched session keeps its finer steps), and keep a bounded number of events."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from observer.app.rewind import TILE_COALESCE, SessionHistories
+from observer.app.rewind import TILE_COALESCE, TILE_EVENTS, SessionHistories
 from observer.recording.history import SessionHistory
+from observer.replay.rewind import Rewind
 from observer.terminal import TerminalModel
 
 MINUTES = 10
@@ -65,3 +66,34 @@ def test_a_dashboards_histories_gather_a_redrawing_agent_coarsely(tiles: int) ->
 def test_one_watched_session_keeps_finer_steps_to_rewind_to() -> None:
     (events,) = _events_after_redrawing(1)
     assert events >= 4 * MINUTES * 60 / TILE_COALESCE
+
+
+def test_a_tile_of_an_agent_that_draws_little_keeps_a_bounded_timeline() -> None:
+    """A clock redrawn each second writes a few bytes an event: a tile's byte cap would keep
+    days of them, each event in memory; past the events bound the oldest go, and the oldest
+    moment kept still shows."""
+    clock = Clock()
+    histories = SessionHistories(clock)
+    taps: list[tuple[Any, SessionHistory]] = []
+    histories.start(_links(2, taps))  # type: ignore[arg-type]
+    held = 0
+    try:
+        for second in range(3 * TILE_EVENTS):
+            clock.now = float(second)
+            data = b"\x1b[Hup %d s" % second
+            for model, history in taps:
+                model.feed(data)
+                history.fed(data, model, clock.now)
+                held = max(held, len(history.timeline))
+        assert held <= TILE_EVENTS + TILE_EVENTS // 8 + 1  # the bound, and a spool file's share
+        for model, history in taps:
+            history.flush(model, clock.now)
+            assert history.dropped > 0
+            rewind = Rewind(history.timeline, history.keyframes)
+            rewind.seek(0.0, clock.now)  # the oldest moment still held
+            oldest = int(rewind.player.model.text()[0].split()[1])
+            assert 2 * TILE_EVENTS - TILE_EVENTS // 4 <= oldest < 3 * TILE_EVENTS
+            rewind.seek(clock.now - 10.0, clock.now)
+            assert rewind.player.model.text()[0] == f"up {3 * TILE_EVENTS - 11} s"
+    finally:
+        histories.close()

@@ -30,9 +30,10 @@ def screen_command(cols: int, tag: int) -> str:
     read the line before ``clear`` comes), ``clear``, a word at the top.
 
     The markers are printed from arithmetic (``one-$((tag+1))``) so the typed command's echo
-    never matches them.
+    never matches them. The line starts on a fresh line of its own: typed ahead of a shell still
+    starting, the echo comes first and the prompt after it, where the line would otherwise begin.
     """
-    line = f"{PYTHON} -c \"print('A'*{cols - 1}+'Z')\""
+    line = f"{PYTHON} -c \"print(); print('A'*{cols - 1}+'Z')\""
     return f"sleep 0.3; {line}; echo one-$(({tag}+1)); sleep 1.5; clear; echo two-$(({tag}+2))\r"
 
 

@@ -41,11 +41,16 @@ def free_port() -> int:
 def jupyter(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home = tmp_path_factory.mktemp("jupyter")
     port = free_port()
+    # The shell starts a moment late, as on a loaded machine: keys typed at once are echoed
+    # before its prompt, and every check must hold all the same.
+    shell = home / "late-shell"
+    shell.write_text('#!/bin/sh\nsleep 0.5\nexec /bin/sh "$@"\n')
+    shell.chmod(0o755)
     env = dict(
         os.environ,
         JUPYTER_TOKEN=TOKEN,
         HOME=str(home),
-        SHELL="/bin/sh",
+        SHELL=str(shell),
         JUPYTER_CONFIG_DIR=str(home / "config"),
         JUPYTER_DATA_DIR=str(home / "data"),
         JUPYTER_RUNTIME_DIR=str(home / "runtime"),

@@ -3,13 +3,15 @@
 Modelled on Textual's ``DataTable``: one widget draws many cells, so Textual's compositor sees
 one widget however many tiles there are. Each line of the widget is composed of the tiles'
 pieces on it (border, title line, a row of the tile's terminal: :class:`~observer.app.widgets.
-tile.Tile` keeps a strip per row version) and kept until one of those pieces changes.
+tile.Tile` keeps a strip per row version) and kept until one of those pieces changes, with its
+escape codes joined from the pieces' (each piece's made once).
 
 One frame tick serves every tile: a session that changes marks its tile, and the first change
 after a frame arms a timer that draws every changed tile at once, at most :data:`FRAME` after
 the last frame, so a change reaches the screen within a frame budget and a quiet dashboard draws
-nothing. A frame refreshes only the regions that changed (``refresh(*regions)``): rows of tiles'
-terminals, a title line, the border of a tile that gained or lost the focus.
+nothing. A frame refreshes only the lines that changed (``refresh(*regions)``), each whole
+(:func:`~observer.app.widgets.grid_pieces.by_line`): Textual then writes the line's escape codes
+as kept. A title line, or the border of a tile that gained or lost the focus, is refreshed alone.
 
 While the dashboard is hidden or under a dialog the grid draws nothing (:meth:`pause`: a dialog
 repaints the dashboard beneath it for each change; 40 tiles made the command palette take

@@ -36,6 +36,11 @@ OWNER = "pid"
 TILE_KEYFRAMES = 12
 """Keyframes each session keeps when several are watched (a dashboard of up to 100): about
 a MiB each for a 120x40 screen; a seek there feeds more of the history."""
+TILE_KEYFRAME_SPACING = 30.0
+"""Seconds of a tile's history between keyframes at first (one watched session: 5 s). A tile's
+history grows by a few KB a second (the rows it shows, a few frames a second), and each keyframe
+is a snapshot of the whole screen, a dashboard's 40 tiles taking several a second: the byte
+budget between keyframes (what a seek feeds at most) comes first for a busy tile anyway."""
 TILE_COALESCE = 0.5
 """Seconds of output one event of a tile's history gathers (one watched session: 0.1 s). The
 timeline of where each event lies is what a history keeps in memory (under 32 bytes an
@@ -154,6 +159,7 @@ def _history(folder: Path, model: TerminalModel, now: float, tile: bool) -> Sess
         model,
         now,
         keyframes=TILE_KEYFRAMES,
+        spacing=TILE_KEYFRAME_SPACING,
         coalesce=TILE_COALESCE,
         cap=TILE_CAP,
         segment=TILE_SEGMENT,

@@ -48,6 +48,7 @@ from observer.asciicast.redact import Redactor
 from observer.asciicast.writer import CastWriter
 from observer.recording.recorder import HOLD_LIMIT
 from observer.recording.spool import Spool
+from observer.replay.keyframes import SPACING
 from observer.replay.live import LiveKeyframes
 from observer.replay.timeline import Timeline
 from observer.terminal import TerminalModel
@@ -94,6 +95,7 @@ class SessionHistory:
         segment: Bytes per spool file.
         coalesce: Seconds of output gathered into one event.
         keyframes: Most keyframes kept (default: what fits the replay engine's memory bound).
+        spacing: Seconds of the session between keyframes at first (see :class:`LiveKeyframes`).
         events: Most events kept (default: as many as ``cap`` holds).
     """
 
@@ -109,6 +111,7 @@ class SessionHistory:
         segment: int = SEGMENT,
         coalesce: float = COALESCE,
         keyframes: int | None = None,
+        spacing: float = SPACING,
         events: int | None = None,
     ) -> None:
         self.folder, self.cap, self.segment, self.coalesce = folder, cap, segment, coalesce
@@ -116,7 +119,7 @@ class SessionHistory:
         self._segment_events = max(1, events // SEGMENTS_PER_BOUND) if events else None
         self.start = now
         self.timeline = Timeline(model.cols, model.rows, source=self)
-        self.keyframes = LiveKeyframes(self.timeline, model, limit=keyframes)
+        self.keyframes = LiveKeyframes(self.timeline, model, spacing=spacing, limit=keyframes)
         self.dropped = 0
         """Spool files deleted to keep within ``cap``."""
         self.error: OSError | None = None

@@ -13,6 +13,7 @@ from textual.geometry import Region
 from observer.app.app import ObserverApp
 from observer.app.widgets.fleet_grid import FRAME, FleetGrid
 from observer.app.widgets.grid_pieces import by_line
+from observer.app.widgets.tile_layout import BODY_TOP
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
@@ -86,12 +87,10 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
         assert 2 <= drawn <= elapsed / FRAME + 2  # one frame per change at most, a frame apart
         assert refreshed and all(len(regions) == 1 for regions in refreshed)
         box = grid.tile_region(0).translate(-grid.content_region.offset)
-        other = grid.tile_region(1).translate(-grid.content_region.offset)
-        # The other tile's title line says how long its agent has been idle (every second).
-        drawn_rows = [
-            r for (r,) in refreshed if not (r.y == other.y + 1 and other.contains_region(r))
-        ]
-        assert all(r.height == 1 and box.contains_region(r) for r in drawn_rows), drawn_rows
+        # Each frame repaints the one line that changed (the agent's row), whole.
+        (line,) = {r for (r,) in refreshed}
+        assert (line.x, line.width, line.height) == (0, grid.size.width, 1)
+        assert box.y + BODY_TOP <= line.y < box.bottom - 1
         await until(lambda: "count 99" in tile_text(app.screen, 0), "the last change drawn", 5)
 
 
@@ -157,13 +156,11 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
         assert len(tile._strips) <= max(64, 4 * tile.height) < 2 * 150
 
 
-def test_tiles_changing_on_one_line_are_repainted_as_one_part_of_it() -> None:
-    # Textual repaints each part of a line from the line's first cell: two tiles' cursor rows
-    # on the same line are one part, from the first tile's row to the second's end.
+def test_the_lines_a_frame_changed_are_repainted_whole_once_each() -> None:
+    # Textual repaints a part of a line from the line's first cell, cropping the line (and
+    # making its escape codes anew) at the part's end; a whole line it writes as drawn. Two
+    # tiles' cursor rows on the same line are one line; consecutive lines are one region.
     first, second, above = Region(1, 10, 25, 3), Region(29, 12, 25, 1), Region(57, 5, 25, 2)
-    assert by_line([first, second, above]) == [
-        Region(57, 5, 25, 2),
-        Region(1, 10, 25, 2),
-        Region(1, 12, 53, 1),
-    ]
-    assert by_line([first]) == [first]
+    assert by_line([first, second, above], 90) == [Region(0, 5, 90, 2), Region(0, 10, 90, 3)]
+    assert by_line([first], 30) == [Region(0, 10, 30, 3)]
+    assert by_line([], 30) == []

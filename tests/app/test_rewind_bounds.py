@@ -9,7 +9,12 @@ from typing import Any
 
 import pytest
 
-from observer.app.rewind import TILE_COALESCE, TILE_EVENTS, SessionHistories
+from observer.app.rewind import (
+    TILE_COALESCE,
+    TILE_EVENTS,
+    TILE_KEYFRAME_SPACING,
+    SessionHistories,
+)
 from observer.recording.history import SessionHistory
 from observer.replay.rewind import Rewind
 from observer.terminal import TerminalModel
@@ -97,3 +102,31 @@ def test_a_tile_of_an_agent_that_draws_little_keeps_a_bounded_timeline() -> None
             assert rewind.player.model.text()[0] == f"up {3 * TILE_EVENTS - 11} s"
     finally:
         histories.close()
+
+
+def _keyframes_after(count: int, seconds: int) -> list[int]:
+    """Each history's keyframes after ``seconds`` of a status line redrawn 5 times a second
+    (a few KB a minute: the byte budget is never reached) in ``count`` watched sessions."""
+    clock = Clock()
+    histories = SessionHistories(clock)
+    taps: list[tuple[Any, SessionHistory]] = []
+    histories.start(_links(count, taps))  # type: ignore[arg-type]
+    try:
+        for tick in range(seconds * 5):
+            clock.now = tick / 5
+            data = b"\x1b[40H\x1b[2Kworking %d" % tick
+            for model, history in taps:
+                model.feed(data)
+                history.fed(data, model, clock.now)
+        return [len(history.keyframes.keyframes) for _, history in taps]
+    finally:
+        histories.close()
+
+
+def test_a_tiles_history_snapshots_its_screen_less_often_than_one_watched_sessions() -> None:
+    # Each keyframe is a snapshot of the whole screen: a dashboard's 40 tiles took several a
+    # second, for histories that grow by a few KB a second.
+    (watched,) = _keyframes_after(1, 120)
+    assert watched >= 120 / 5 / 2  # every 5 s at first (thinned past its limit)
+    for tile in _keyframes_after(2, 120):
+        assert 2 <= tile <= 1 + 120 / TILE_KEYFRAME_SPACING + 1

@@ -31,8 +31,21 @@ from observer.app.widgets.tile import Tile
 from observer.render.rich_cells import Palette
 
 
+class BlankFooter(Footer):
+    """Textual's footer, blank under its keys: Textual asks for the footer's line at each
+    frame of the grid (the screen holds both), and a blank container answers with one blank
+    line instead of its styles' work."""
+
+    BLANK = True
+
+
 class DashboardScreen(Screen[None]):
     """A grid of tiles, one per session."""
+
+    BLANK = True
+    """The screen draws nothing of its own (the grid and the footer cover it): Textual asks
+    for every line of the screen beneath them at each frame of the grid, and a blank screen
+    answers with one blank line instead of its styles' work for each."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open", "Open"),
@@ -63,7 +76,7 @@ class DashboardScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield self.grid
-        yield Footer()
+        yield BlankFooter()
 
     def on_mount(self) -> None:
         self.grid.clock = getattr(self.app, "clock", time.monotonic)

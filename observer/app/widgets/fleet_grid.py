@@ -3,13 +3,15 @@
 Modelled on Textual's ``DataTable``: one widget draws many cells, so Textual's compositor sees
 one widget however many tiles there are. Each line of the widget is composed of the tiles'
 pieces on it (border, title line, a row of the tile's terminal: :class:`~observer.app.widgets.
-tile.Tile` keeps a strip per row version) and kept until one of those pieces changes.
+tile.Tile` keeps a strip per row version) and kept until one of those pieces changes, with its
+escape codes joined from the pieces' (each piece's made once).
 
 One frame tick serves every tile: a session that changes marks its tile, and the first change
 after a frame arms a timer that draws every changed tile at once, at most :data:`FRAME` after
 the last frame, so a change reaches the screen within a frame budget and a quiet dashboard draws
-nothing. A frame refreshes only the regions that changed (``refresh(*regions)``): rows of tiles'
-terminals, a title line, the border of a tile that gained or lost the focus.
+nothing. A frame refreshes only the lines that changed (``refresh(*regions)``), each whole
+(:func:`~observer.app.widgets.grid_pieces.by_line`): Textual then writes the line's escape codes
+as kept. A title line, or the border of a tile that gained or lost the focus, is refreshed alone.
 
 While the dashboard is hidden or under a dialog the grid draws nothing (:meth:`pause`: a dialog
 repaints the dashboard beneath it for each change; 40 tiles made the command palette take
@@ -198,17 +200,18 @@ class FleetGrid(Widget, can_focus=True):
     def _border(self, index: int) -> list[Region]:
         return edges(self._layout.boxes[index])
 
-    def _redraw(self, regions: list[Region], drawn: list[Region] | None = None) -> None:
+    def _redraw(self, regions: list[Region], *, whole: bool = False) -> None:
         """Forget the lines of ``regions`` (each within one tile's box) and draw them again
-        (not while paused): on each line only that tile's pieces are made again. ``drawn``:
-        the same cells in other regions, for Textual to refresh."""
+        (not while paused): on each line only that tile's pieces are made again. ``whole``:
+        Textual repaints the lines whole (:func:`by_line`), else only ``regions`` (a border's
+        column: a focus move repaints two tiles' borders, not two bands of lines)."""
         for region in regions:
             column = self._layout.column_at(region.x)
             for y in region.line_range:
                 self._lines.pop(y, None)
                 self._stale.setdefault(y, set()).add(column)
         if regions and not self._paused:
-            self.refresh(*(regions if drawn is None else drawn))
+            self.refresh(*(by_line(regions, self.size.width) if whole else regions))
 
     def _forget(self) -> None:
         """Forget every line (the next frame draws them all again)."""
@@ -272,8 +275,7 @@ class FleetGrid(Widget, can_focus=True):
         self._changed = waiting
         if waiting:
             self._schedule()
-        regions = [region for region in regions if region.area]
-        self._redraw(regions, by_line(regions))
+        self._redraw([region for region in regions if region.area], whole=True)
 
     # -- drawing --------------------------------------------------------------------------------
 
@@ -306,7 +308,11 @@ class FleetGrid(Widget, can_focus=True):
                 for column in stale:
                     if column < len(parts) - 1:
                         parts[column] = self._column(y, column, self._filters)
-            line = self._lines[y] = Strip.join([strip for part in parts for strip in part])
+            pieces = [strip for part in parts for strip in part]
+            console = self.app.console
+            for piece in pieces:  # each piece's escape codes made once: the line joins them
+                piece.render(console)
+            line = self._lines[y] = Strip.join(pieces)
         return line
 
     def _composed(self, y: int, filters: Filters) -> Strip:

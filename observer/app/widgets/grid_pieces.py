@@ -4,7 +4,7 @@
 line that are not a terminal row: borders, sides, gaps (they depend on sizes and styles only) and
 each tile's title line (until the title or the width changes), through the app's line filters,
 in the grid's styles (its component classes). :func:`by_line` turns the regions a frame changed
-into the parts of lines Textual repaints.
+into the lines Textual repaints.
 """
 
 from __future__ import annotations
@@ -95,25 +95,21 @@ class GridPieces:
         return style
 
 
-def by_line(regions: Sequence[Region]) -> list[Region]:
-    """The lines of ``regions``, each from the first cell any of them changes on it to the
-    last; consecutive lines alike are one region.
+def by_line(regions: Sequence[Region], width: int) -> list[Region]:
+    """The lines of ``regions``, each whole (``width`` cells from the first); consecutive
+    lines are one region.
 
     Textual repaints a changed part of a line from the start of the widget under it (the
-    compositor's chop: here, the whole line) to the part's end, once per part: tiles that
-    change on the same line (in a row of tiles, their cursor lines are the same line) would
-    each repaint the line again from its first cell. One part per line repaints it once."""
-    spans: dict[int, tuple[int, int]] = {}
-    for x, top, width, height in regions:
-        for y in range(top, top + height):
-            first, end = spans.get(y, (x, x + width))
-            spans[y] = (min(first, x), max(end, x + width))
+    compositor's chop: here, the whole line) to the part's end: it crops the line there and
+    makes the cropped strip's escape codes anew, once per part. A whole line it writes as the
+    line's strip: the grid's lines carry their escape codes, joined from their pieces' (each
+    piece's made once, when the piece is), so a whole line costs a join, not a render."""
+    lines = sorted({y for region in regions for y in region.line_range})
     merged: list[Region] = []
-    for y in sorted(spans):
-        first, end = spans[y]
+    for y in lines:
         last = merged[-1] if merged else None
-        if last is not None and last.bottom == y and (last.x, last.right) == (first, end):
-            merged[-1] = Region(first, last.y, end - first, last.height + 1)
+        if last is not None and last.bottom == y:
+            merged[-1] = Region(0, last.y, width, last.height + 1)
         else:
-            merged.append(Region(first, y, end - first, 1))
+            merged.append(Region(0, y, width, 1))
     return merged

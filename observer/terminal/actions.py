@@ -193,6 +193,32 @@ class ActionCompiler:
             except Exception:  # each sequence is guarded on its own
                 screen.recover()
 
+    def _run_once(self, chain: str) -> None:
+        """Run a run of simple CSIs and CR LFs seen once. The usual one is a run seen
+        before that ends by parking the cursor somewhere new (the end of a full-screen
+        program's frame): the run's compiled action, then the jump; any other, part by part
+        (:meth:`_run_parts`)."""
+        cut = chain.rfind("\x1b[")
+        if cut > 0 and chain[-1] == "H":
+            head = chain[:cut]
+            action = self._chains.get(head) or self._cache.get(head)
+            line, semicolon, column = chain[cut + 2 : -1].partition(";")
+            if (
+                action is not None
+                and semicolon
+                and 0 < len(line) < 5
+                and 0 < len(column) < 5
+                and ";" not in column
+            ):
+                screen = self.screen
+                try:
+                    action()
+                except Exception:  # each sequence is guarded on its own
+                    screen.recover()
+                screen.cursor_position(int(line), int(column))
+                return
+        self._run_parts(chain)
+
     def _chain(self, chain: str) -> Action:
         """The action for a run of simple CSIs and CR LFs, cached by its text."""
         actions, pen = self._run_actions(chain)

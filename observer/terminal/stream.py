@@ -50,7 +50,6 @@ _TOKEN = re.compile(
 #: (runs alone, a CSI that is not simple, an ESC sequence, a control) has nothing after its
 #: runs that starts with a printable character (see :meth:`VTStream._new`).
 _RUNS = re.compile(rf"{_RUN}*+")
-_RUN_TOKEN = re.compile(rf"{_RUN}++")
 
 
 class VTStream(SequenceReader, TextDrawer, pyte.Stream):
@@ -322,9 +321,9 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
                     self.screen.cursor.attrs = pen
             self._text(data, token, action, pen, pen_in, fg_free=fg_free)
             return
-        if _RUN_TOKEN.fullmatch(token):
+        if runs == len(token):  # runs alone
             if not self._seen_before(token):
-                self._run_parts(token)  # most runs seen once (a random cursor position)
+                self._run_once(token)  # most runs seen once (a random cursor position)
                 self.screen.last_char = ""
                 return
             action = self._chains.get(token) or self._chain(token)

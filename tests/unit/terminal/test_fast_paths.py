@@ -9,6 +9,8 @@ a different state.
 
 from __future__ import annotations
 
+import random
+
 from observer.terminal import TerminalModel
 from tests.unit.terminal.conftest import screen
 
@@ -77,6 +79,18 @@ def test_jumps_seen_once_and_seen_again_land_in_the_same_place() -> None:
 
 def _cells(m: TerminalModel) -> list[list[tuple[object, ...]]]:
     return [[tuple(cell) for cell in m.line(y)] for y in range(m.rows)]
+
+
+def _same_as_bytewise(data: bytes, cols: int, rows: int) -> TerminalModel:
+    """A model fed ``data`` at once, checked against one fed it a byte at a time (every
+    sequence then comes as a token of its own, through the general path)."""
+    whole, bytewise = TerminalModel(cols, rows), TerminalModel(cols, rows)
+    whole.feed(data)
+    for i in range(len(data)):
+        bytewise.feed(data[i : i + 1])
+    assert _cells(whole) == _cells(bytewise)
+    assert (whole.cursor_x, whole.cursor_y) == (bytewise.cursor_x, bytewise.cursor_y)
+    return whole
 
 
 def test_a_colour_met_once_draws_what_the_compiled_colour_draws() -> None:
@@ -225,10 +239,25 @@ def test_rows_painted_at_new_places_in_colours_met_before_draw_as_byte_by_byte()
             before = ("\x1b[1m", "", "\x1b[0m\x1b[7m")[(frame + y) % 3]
             row = "".join(colours[(y + i) % 4] + words[(frame + i) % 3] for i in range(3))
             rows.append(f"{before}\x1b[{y + 1};{frame % 3 + 1}H\x1b[0m\x1b[2K{row}\x1b[1m!")
-    data = "".join(rows).encode()
-    whole, bytewise = TerminalModel(40, 10), TerminalModel(40, 10)
-    whole.feed(data)
-    for i in range(len(data)):
-        bytewise.feed(data[i : i + 1])
-    assert _cells(whole) == _cells(bytewise)
+    whole = _same_as_bytewise("".join(rows).encode(), 40, 10)
     assert whole.text()[:2] == [" test cache build !", "  cache build test !"]
+
+
+def test_runs_that_end_by_parking_the_cursor_somewhere_new_do_what_each_sequence_does() -> None:
+    """A full-screen program ends each frame with its usual sequences and a jump to a new
+    place (then another sequence, such as the end of a synchronized update): the usual sequences run compiled, then the jump, from any pen (an erase in a
+    coloured pen), in a scrolling region under origin mode, with jumps off the screen, with
+    leading zeros, and with jumps of other shapes (taken part by part)."""
+    rnd = random.Random(7)
+    heads = ["\x1b[K", "\x1b[0m\x1b[K", "\x1b[41m\x1b[K", "\x1b[31m", "\r\n\x1b[2K", "\x1b[1;1H"]
+    jumps = ["{};{}H", "00{};0{}H", ";{}H", "{};{};1H", "{}H"]
+    parts = []
+    for frame in range(300):
+        if frame == 150:
+            parts.append("\x1b[3;7r\x1b[?6h")
+        head = rnd.choice(heads)
+        jump = rnd.choice(jumps).format(rnd.randint(0, 14), rnd.randint(0, 30))
+        if frame % 7 == 0:  # the usual sequences on their own: compiled
+            parts.append(f"{head}\x1b[?25l")
+        parts.append(f"{head}\x1b[{jump}\x1b[?25lw{frame % 10}")
+    _same_as_bytewise("".join(parts).encode(), 24, 10)

@@ -34,9 +34,7 @@ Action = Callable[[], object]
 # the regex engine): everything from space except DEL and the C1 controls.
 _TEXT = r"[ -~\xa0-\U0010ffff]"
 # A "simple" CSI: numeric parameters only, any final but REP (``b``), which must follow
-# printed text directly; or a DEC private mode set or reset (synchronized output and cursor
-# visibility open and close every frame of a full-screen program). Runs of them, with CR
-# LFs, are cached whole by their text.
+# printed text directly. Runs of them, with CR LFs, are cached whole by their text.
 _RUN = r"(?:\x1b\[[0-9;]*+[@-ac-~]|\r\n)"
 # Possessive quantifiers: nothing given back can start text, so backtracking never helps.
 _TOKEN = re.compile(

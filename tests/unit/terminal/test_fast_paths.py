@@ -245,9 +245,10 @@ def test_rows_painted_at_new_places_in_colours_met_before_draw_as_byte_by_byte()
 
 def test_runs_that_end_by_parking_the_cursor_somewhere_new_do_what_each_sequence_does() -> None:
     """A full-screen program ends each frame with its usual sequences and a jump to a new
-    place (then another sequence, such as the end of a synchronized update): the usual sequences run compiled, then the jump, from any pen (an erase in a
-    coloured pen), in a scrolling region under origin mode, with jumps off the screen, with
-    leading zeros, and with jumps of other shapes (taken part by part)."""
+    place (then another sequence, such as the end of a synchronized update): the usual
+    sequences run compiled, then the jump, from any pen (an erase in a coloured pen), in a
+    scrolling region under origin mode, with jumps off the screen, with leading zeros, and
+    with jumps of other shapes (taken part by part)."""
     rnd = random.Random(7)
     heads = ["\x1b[K", "\x1b[0m\x1b[K", "\x1b[41m\x1b[K", "\x1b[31m", "\r\n\x1b[2K", "\x1b[1;1H"]
     jumps = ["{};{}H", "00{};0{}H", ";{}H", "{};{};1H", "{}H"]

@@ -238,22 +238,35 @@ class ActionCompiler:
         whether it also sets the foreground whatever it was (see :func:`sets_fg`)."""
         found = self._prefixes.get(chain)
         if found is None:
-            actions, pen = self._run_actions(chain)
-            action = (
-                None
-                if not actions
-                else actions[0]
-                if len(actions) == 1
-                else self._sequence(actions)
-            )
-            pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
-            pens_only = pens_only and "\r" not in chain
-            found = (action, pen, pens_only, pens_only and sets_fg(chain))
+            params = chain[2:-1]
+            if chain[0] == "\x1b" and chain[-1] == "m" and chain.count("\x1b") == 1:
+                found = self._one_sgr(chain, params)
+            else:
+                actions, pen = self._run_actions(chain)
+                action = (
+                    None
+                    if not actions
+                    else actions[0]
+                    if len(actions) == 1
+                    else self._sequence(actions)
+                )
+                pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
+                pens_only = pens_only and "\r" not in chain
+                found = (action, pen, pens_only, pens_only and sets_fg(chain))
             if len(chain) <= MAX_SEQUENCE:
                 if len(self._prefixes) >= self._max_cached:
                     self._prefixes.clear()
                 self._prefixes[chain] = found
         return found
+
+    def _one_sgr(self, sgr: str, params: str) -> Prefix:
+        """:meth:`prefix` of a single SGR (a colour before words, the usual prefix), as the
+        general path makes it, without splitting the run into parts."""
+        if resets(params):
+            pen = self._pen_change([params], None, sgr)[1]
+            return None, pen, False, False
+        action = self._cache.get(sgr) or self._compile(sgr, params, "", "m")
+        return action, None, True, sets_fg(sgr)
 
     def _set_pen(self, pen: Cell) -> Action:
         screen = self.screen

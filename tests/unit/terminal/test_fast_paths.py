@@ -262,3 +262,23 @@ def test_runs_that_end_by_parking_the_cursor_somewhere_new_do_what_each_sequence
             parts.append(f"{head}\x1b[?25l")
         parts.append(f"{head}\x1b[{jump}\x1b[?25lw{frame % 10}")
     _same_as_bytewise("".join(parts).encode(), 24, 10)
+
+
+def test_one_sgr_before_new_words_draws_as_byte_by_byte_from_any_pen() -> None:
+    """The usual prefix of a new text is one SGR: compiled the second time it is seen (a
+    colour, a reset and a colour, a bare reset, flags, 256 and RGB colours, a background),
+    it draws each text, new or met before, as the general path does, from whatever pen came
+    before (a truecolour word met once among them)."""
+    rnd = random.Random(11)
+    sgrs = ["31", "0;32", "", "1;4", "38;5;100", "48;2;1;2;3", "0", "22;39", "7"]
+    pens = ["", "\x1b[1m", "\x1b[7m\x1b[38;2;9;9;9m", "\x1b[0m"]
+    words = ["alpha", "beta", "gamma"]
+    parts = []
+    for i in range(400):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 2)))
+        # A sequence that is not a simple CSI keeps the SGR a token of its own.
+        parts.append(f"{rnd.choice(pens)}\x1b[?25l\x1b[{i % 8 + 1};{i % 5 + 1}H\x1b[?25h")
+        if i % 3 == 0:  # a word in a colour met once: the pen the SGR meets is derived
+            parts.append(f"\x1b[38;2;{i % 256};{i % 7};{i % 11}mw{i}\x1b[?25h")
+        parts.append(f"\x1b[{rnd.choice(sgrs)}m{text}{i % 2 or ''}")
+    _same_as_bytewise("".join(parts).encode(), 40, 8)

@@ -193,6 +193,32 @@ class ActionCompiler:
             except Exception:  # each sequence is guarded on its own
                 screen.recover()
 
+    def _run_once(self, chain: str) -> None:
+        """Run a run of simple CSIs and CR LFs seen once. The usual one is a run seen
+        before that ends by parking the cursor somewhere new (the end of a full-screen
+        program's frame): the run's compiled action, then the jump; any other, part by part
+        (:meth:`_run_parts`)."""
+        cut = chain.rfind("\x1b[")
+        if cut > 0 and chain[-1] == "H":
+            head = chain[:cut]
+            action = self._chains.get(head) or self._cache.get(head)
+            line, semicolon, column = chain[cut + 2 : -1].partition(";")
+            if (
+                action is not None
+                and semicolon
+                and 0 < len(line) < 5
+                and 0 < len(column) < 5
+                and ";" not in column
+            ):
+                screen = self.screen
+                try:
+                    action()
+                except Exception:  # each sequence is guarded on its own
+                    screen.recover()
+                screen.cursor_position(int(line), int(column))
+                return
+        self._run_parts(chain)
+
     def _chain(self, chain: str) -> Action:
         """The action for a run of simple CSIs and CR LFs, cached by its text."""
         actions, pen = self._run_actions(chain)
@@ -212,22 +238,35 @@ class ActionCompiler:
         whether it also sets the foreground whatever it was (see :func:`sets_fg`)."""
         found = self._prefixes.get(chain)
         if found is None:
-            actions, pen = self._run_actions(chain)
-            action = (
-                None
-                if not actions
-                else actions[0]
-                if len(actions) == 1
-                else self._sequence(actions)
-            )
-            pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
-            pens_only = pens_only and "\r" not in chain
-            found = (action, pen, pens_only, pens_only and sets_fg(chain))
+            params = chain[2:-1]
+            if chain[0] == "\x1b" and chain[-1] == "m" and chain.count("\x1b") == 1:
+                found = self._one_sgr(chain, params)
+            else:
+                actions, pen = self._run_actions(chain)
+                action = (
+                    None
+                    if not actions
+                    else actions[0]
+                    if len(actions) == 1
+                    else self._sequence(actions)
+                )
+                pens_only = pen is None and chain.count("m") == chain.count("\x1b") > 0
+                pens_only = pens_only and "\r" not in chain
+                found = (action, pen, pens_only, pens_only and sets_fg(chain))
             if len(chain) <= MAX_SEQUENCE:
                 if len(self._prefixes) >= self._max_cached:
                     self._prefixes.clear()
                 self._prefixes[chain] = found
         return found
+
+    def _one_sgr(self, sgr: str, params: str) -> Prefix:
+        """:meth:`prefix` of a single SGR (a colour before words, the usual prefix), as the
+        general path makes it, without splitting the run into parts."""
+        if resets(params):
+            pen = self._pen_change([params], None, sgr)[1]
+            return None, pen, False, False
+        action = self._cache.get(sgr) or self._compile(sgr, params, "", "m")
+        return action, None, True, sets_fg(sgr)
 
     def _set_pen(self, pen: Cell) -> Action:
         screen = self.screen

@@ -145,10 +145,13 @@ class EditMixin(ScrollMixin):
                 # written). Trailing blanks are passed over in blocks compared in C, long
                 # ones first (a row of 200 columns mostly ends in blanks).
                 end = self.columns
-                tail = row[x:]
-                if tail.count(ERASED) == len(tail):  # the usual case: blank already
-                    self.dirty.add(cursor.y)
-                    return
+                # A row whose next cell shows text has text to erase (no need to count);
+                # else it is usually blank already.
+                if row[x] == ERASED:
+                    tail = row[x:]
+                    if tail.count(ERASED) == len(tail):
+                        self.dirty.add(cursor.y)
+                        return
                 while end - x >= 32 and row[end - 32 : end] == _ERASED_32:
                     end -= 32
                 # Fewer than 32 blanks are left: halving blocks find how many (16 + 8 + ...).

@@ -208,7 +208,13 @@ class VTScreen(ReportsMixin):
 
     def private_mode(self, mode: int, on: bool) -> None:
         """DECSET / DECRST of one private mode."""
-        if mode in _FLAGS:
+        # Synchronized output (around every frame of a full-screen program) is looked at
+        # first; the branches below name disjoint modes.
+        if mode == SYNCHRONIZED or mode in INPUT_MODES:
+            if on and mode in _MOUSE_TRACKING:
+                self.private_modes -= _MOUSE_TRACKING
+            (self.private_modes.add if on else self.private_modes.discard)(mode)
+        elif mode in _FLAGS:
             (self.mode.add if on else self.mode.discard)(_FLAGS[mode])
             if mode == 7:
                 self.refresh_plain_draw()
@@ -223,10 +229,6 @@ class VTScreen(ReportsMixin):
             self._alternate_screen(mode, on)
         elif mode == 1048:
             self.save_cursor() if on else self.restore_cursor()
-        elif mode == SYNCHRONIZED or mode in INPUT_MODES:
-            if on and mode in _MOUSE_TRACKING:
-                self.private_modes -= _MOUSE_TRACKING
-            (self.private_modes.add if on else self.private_modes.discard)(mode)
 
     def _alternate_screen(self, mode: int, on: bool) -> None:
         """Switch screens as tmux does: the alternate screen starts blank; 1049 also saves

@@ -34,9 +34,7 @@ Action = Callable[[], object]
 # the regex engine): everything from space except DEL and the C1 controls.
 _TEXT = r"[ -~\xa0-\U0010ffff]"
 # A "simple" CSI: numeric parameters only, any final but REP (``b``), which must follow
-# printed text directly; or a DEC private mode set or reset (synchronized output and cursor
-# visibility open and close every frame of a full-screen program). Runs of them, with CR
-# LFs, are cached whole by their text.
+# printed text directly. Runs of them, with CR LFs, are cached whole by their text.
 _RUN = r"(?:\x1b\[[0-9;]*+[@-ac-~]|\r\n)"
 # Possessive quantifiers: nothing given back can start text, so backtracking never helps.
 _TOKEN = re.compile(
@@ -50,7 +48,6 @@ _TOKEN = re.compile(
 #: (runs alone, a CSI that is not simple, an ESC sequence, a control) has nothing after its
 #: runs that starts with a printable character (see :meth:`VTStream._new`).
 _RUNS = re.compile(rf"{_RUN}*+")
-_RUN_TOKEN = re.compile(rf"{_RUN}++")
 
 
 class VTStream(SequenceReader, TextDrawer, pyte.Stream):
@@ -322,9 +319,9 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
                     self.screen.cursor.attrs = pen
             self._text(data, token, action, pen, pen_in, fg_free=fg_free)
             return
-        if _RUN_TOKEN.fullmatch(token):
+        if runs == len(token):  # runs alone
             if not self._seen_before(token):
-                self._run_parts(token)  # most runs seen once (a random cursor position)
+                self._run_once(token)  # most runs seen once (a random cursor position)
                 self.screen.last_char = ""
                 return
             action = self._chains.get(token) or self._chain(token)

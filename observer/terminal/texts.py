@@ -208,7 +208,10 @@ class TextDrawer(ActionCompiler):
             screen.draw(data)
             return
         pen = cursor.attrs
-        cache = screen._pen_cells if pen is screen._pen else screen._cells()
+        # The cache of the pen drawn in last, or of a pen met before, without a call.
+        cache = screen._pen_cells if pen is screen._pen else screen._caches.get(id(pen))
+        if cache is None or cache.attrs is not pen:
+            cache = screen._cells()
         row = screen.grid[cursor.y]
         # Straight into the row: the cells are copied out only for a token remembered.
         row[x:end] = map(cache.__getitem__, data)

@@ -9,6 +9,8 @@ a different state.
 
 from __future__ import annotations
 
+import random
+
 from observer.terminal import TerminalModel
 from tests.unit.terminal.conftest import screen
 
@@ -77,6 +79,18 @@ def test_jumps_seen_once_and_seen_again_land_in_the_same_place() -> None:
 
 def _cells(m: TerminalModel) -> list[list[tuple[object, ...]]]:
     return [[tuple(cell) for cell in m.line(y)] for y in range(m.rows)]
+
+
+def _same_as_bytewise(data: bytes, cols: int, rows: int) -> TerminalModel:
+    """A model fed ``data`` at once, checked against one fed it a byte at a time (every
+    sequence then comes as a token of its own, through the general path)."""
+    whole, bytewise = TerminalModel(cols, rows), TerminalModel(cols, rows)
+    whole.feed(data)
+    for i in range(len(data)):
+        bytewise.feed(data[i : i + 1])
+    assert _cells(whole) == _cells(bytewise)
+    assert (whole.cursor_x, whole.cursor_y) == (bytewise.cursor_x, bytewise.cursor_y)
+    return whole
 
 
 def test_a_colour_met_once_draws_what_the_compiled_colour_draws() -> None:
@@ -225,10 +239,46 @@ def test_rows_painted_at_new_places_in_colours_met_before_draw_as_byte_by_byte()
             before = ("\x1b[1m", "", "\x1b[0m\x1b[7m")[(frame + y) % 3]
             row = "".join(colours[(y + i) % 4] + words[(frame + i) % 3] for i in range(3))
             rows.append(f"{before}\x1b[{y + 1};{frame % 3 + 1}H\x1b[0m\x1b[2K{row}\x1b[1m!")
-    data = "".join(rows).encode()
-    whole, bytewise = TerminalModel(40, 10), TerminalModel(40, 10)
-    whole.feed(data)
-    for i in range(len(data)):
-        bytewise.feed(data[i : i + 1])
-    assert _cells(whole) == _cells(bytewise)
+    whole = _same_as_bytewise("".join(rows).encode(), 40, 10)
     assert whole.text()[:2] == [" test cache build !", "  cache build test !"]
+
+
+def test_runs_that_end_by_parking_the_cursor_somewhere_new_do_what_each_sequence_does() -> None:
+    """A full-screen program ends each frame with its usual sequences and a jump to a new
+    place (then another sequence, such as the end of a synchronized update): the usual
+    sequences run compiled, then the jump, from any pen (an erase in a coloured pen), in a
+    scrolling region under origin mode, with jumps off the screen, with leading zeros, and
+    with jumps of other shapes (taken part by part)."""
+    rnd = random.Random(7)
+    heads = ["\x1b[K", "\x1b[0m\x1b[K", "\x1b[41m\x1b[K", "\x1b[31m", "\r\n\x1b[2K", "\x1b[1;1H"]
+    jumps = ["{};{}H", "00{};0{}H", ";{}H", "{};{};1H", "{}H"]
+    parts = []
+    for frame in range(300):
+        if frame == 150:
+            parts.append("\x1b[3;7r\x1b[?6h")
+        head = rnd.choice(heads)
+        jump = rnd.choice(jumps).format(rnd.randint(0, 14), rnd.randint(0, 30))
+        if frame % 7 == 0:  # the usual sequences on their own: compiled
+            parts.append(f"{head}\x1b[?25l")
+        parts.append(f"{head}\x1b[{jump}\x1b[?25lw{frame % 10}")
+    _same_as_bytewise("".join(parts).encode(), 24, 10)
+
+
+def test_one_sgr_before_new_words_draws_as_byte_by_byte_from_any_pen() -> None:
+    """The usual prefix of a new text is one SGR: compiled the second time it is seen (a
+    colour, a reset and a colour, a bare reset, flags, 256 and RGB colours, a background),
+    it draws each text, new or met before, as the general path does, from whatever pen came
+    before (a truecolour word met once among them)."""
+    rnd = random.Random(11)
+    sgrs = ["31", "0;32", "", "1;4", "38;5;100", "48;2;1;2;3", "0", "22;39", "7"]
+    pens = ["", "\x1b[1m", "\x1b[7m\x1b[38;2;9;9;9m", "\x1b[0m"]
+    words = ["alpha", "beta", "gamma"]
+    parts = []
+    for i in range(400):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 2)))
+        # A sequence that is not a simple CSI keeps the SGR a token of its own.
+        parts.append(f"{rnd.choice(pens)}\x1b[?25l\x1b[{i % 8 + 1};{i % 5 + 1}H\x1b[?25h")
+        if i % 3 == 0:  # a word in a colour met once: the pen the SGR meets is derived
+            parts.append(f"\x1b[38;2;{i % 256};{i % 7};{i % 11}mw{i}\x1b[?25h")
+        parts.append(f"\x1b[{rnd.choice(sgrs)}m{text}{i % 2 or ''}")
+    _same_as_bytewise("".join(parts).encode(), 40, 8)

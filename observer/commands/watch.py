@@ -253,9 +253,9 @@ def run(args: argparse.Namespace) -> int:
     """Open the app on the sessions; return its exit status."""
     from observer.app import textual_patches
     from observer.app.app import ObserverApp
-    from observer.app.memory import limit_malloc_arenas
     from observer.errors import UsageError
     from observer.runtime.config import config_dir, load_config
+    from observer.runtime.memory import limit_malloc_arenas
     from observer.terminal.size import parse_size
     from observer.themes import load_theme
 
@@ -285,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for p in profiles
     ]
-    limit_malloc_arenas()  # before the app's threads start (observer.app.memory says why)
+    limit_malloc_arenas()  # before the app's threads start (observer.runtime.memory says why)
     notify = notify_targets(links, profiles, args.notify_command, config)
     app = ObserverApp(
         links,

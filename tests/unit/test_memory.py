@@ -1,4 +1,4 @@
-"""The app asks glibc for few malloc arenas (see observer.app.memory)."""
+"""The app asks glibc for few malloc arenas (see observer.runtime.memory)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from observer.app.memory import limit_malloc_arenas
+from observer.runtime.memory import limit_malloc_arenas
 
 
 @pytest.mark.skipif(
     not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="needs glibc"
 )
 def test_glibc_takes_the_arena_limit_in_a_fresh_process() -> None:
-    code = "from observer.app.memory import limit_malloc_arenas; print(limit_malloc_arenas())"
+    code = "from observer.runtime.memory import limit_malloc_arenas; print(limit_malloc_arenas())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True"
 

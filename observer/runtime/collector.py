@@ -27,6 +27,10 @@ a closed screen or a toast still is. So once every session has been quiet for
 :data:`QUIET_AFTER` seconds, and at most every :data:`FULL_EVERY` seconds (the walk is a pause,
 and a quiet dashboard is when its user is about to press keys), it unfreezes everything and
 runs one full collection.
+
+Every :data:`TRIM_EVERY` seconds, busy or not, it also gives the C heap's free pages back to the
+system (:func:`~observer.runtime.memory.give_back_free_pages`): what the collector frees goes
+back to the C heap, which keeps it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable
+
+from observer.runtime.memory import give_back_free_pages
 
 TICK_EVERY = 1.0
 """Seconds between looks at the collector's oldest generation while output flows."""
@@ -46,6 +52,8 @@ FULL_EVERY = 300.0
 """Seconds at least between full collections."""
 WALK_EVERY_AT_MOST = 32
 """Freezes at most between two walks of the oldest generation (when walks find no garbage)."""
+TRIM_EVERY = 60.0
+"""Seconds between two gifts of the C heap's free pages back to the system (a few ms each)."""
 
 
 class CollectorPacing:
@@ -54,13 +62,20 @@ class CollectorPacing:
     Args:
         clock: monotonic seconds.
         freeze_at: see :data:`FREEZE_AT`.
+        give_back: gives the C heap's free pages back (see :data:`TRIM_EVERY`).
     """
 
     def __init__(
-        self, clock: Callable[[], float] = time.monotonic, *, freeze_at: int = FREEZE_AT
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        freeze_at: int = FREEZE_AT,
+        give_back: Callable[[], object] = give_back_free_pages,
     ) -> None:
         self.clock = clock
         self.freeze_at = freeze_at
+        self.give_back = give_back
+        self._last_trim = clock()
         self.frozen = False
         """Objects were frozen since the last full collection."""
         self.freezes = 0
@@ -82,6 +97,10 @@ class CollectorPacing:
             gc.collect()
             self.collections += 1
             self._last_full = self.clock()
+        now = self.clock()
+        if now - self._last_trim >= TRIM_EVERY:  # after the collections: what they freed too
+            self._last_trim = now
+            self.give_back()
 
     def _bound_old_generation(self) -> None:
         if len(gc.get_objects(generation=2)) <= self.freeze_at:

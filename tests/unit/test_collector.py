@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from observer.runtime.collector import FULL_EVERY, CollectorPacing
+from observer.runtime.collector import FULL_EVERY, TRIM_EVERY, CollectorPacing
 
 
 class Node:
@@ -132,3 +132,17 @@ def test_a_walk_that_finds_garbage_keeps_them_coming(pacing: Pacing) -> None:
         collector.tick(busy=True)
         assert watched() is None
     assert collector.walks == 3
+
+
+def test_free_heap_pages_are_given_back_each_minute_busy_or_quiet() -> None:
+    now, given = [0.0], []
+    collector = CollectorPacing(
+        lambda: now[0], freeze_at=1_000, give_back=lambda: given.append(now[0])
+    )
+    try:
+        for second in range(1, 3 * int(TRIM_EVERY) + 1):
+            now[0] = float(second)
+            collector.tick(busy=second < 2 * TRIM_EVERY)
+    finally:
+        collector.stop()
+    assert given == [TRIM_EVERY, 2 * TRIM_EVERY, 3 * TRIM_EVERY]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.client_peers import pty_bridge
+from tests.integration.client_peers import Bridge, pty_bridge
+from tests.waiting import until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -43,6 +44,12 @@ def clean_env(tmp_path: Path) -> dict[str, str]:
     return env
 
 
+async def printed(bridge: Bridge) -> None:
+    """The program has printed its last line, which the bridge's backlog gives the recorder: on
+    a loaded machine the program may start so late that a short recording ends before it."""
+    await until(lambda: b"tests passed" in bridge.output, "the program's last line")
+
+
 def events_of(path: Path) -> tuple[dict[str, object], list[list[object]]]:
     lines = path.read_text().splitlines()
     return json.loads(lines[0]), [
@@ -52,6 +59,7 @@ def events_of(path: Path) -> tuple[dict[str, object], list[list[object]]]:
 
 async def test_recording_a_raw_stream_writes_a_playable_cast_with_markers(tmp_path: Path) -> None:
     async with pty_bridge([sys.executable, "-c", PROGRAM], cols=100, rows=30) as bridge:
+        await printed(bridge)
         cast = tmp_path / "raw.cast"
         code, _, err = await observer(
             "record",
@@ -82,6 +90,7 @@ async def test_recording_a_raw_stream_writes_a_playable_cast_with_markers(tmp_pa
 
 async def test_recording_a_ttyd_terminal_writes_v3_and_sends_only_the_init(tmp_path: Path) -> None:
     async with pty_bridge([sys.executable, "-c", PROGRAM], flavour="ttyd") as bridge:
+        await printed(bridge)
         cast = tmp_path / "ttyd.cast"
         code, _, err = await observer(
             *("record", bridge.url, "-o", str(cast), "--duration", "1.5", "--format", "v3"),

@@ -10,10 +10,13 @@ import pytest
 
 from observer.runtime.memory import give_back_free_pages, limit_malloc_arenas
 
-
-@pytest.mark.skipif(
-    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="needs glibc"
+GLIBC_ONLY = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+    reason="mallopt and malloc_trim are glibc's (elsewhere nothing is asked: tested below)",
 )
+
+
+@GLIBC_ONLY
 def test_glibc_takes_the_arena_limit_in_a_fresh_process() -> None:
     code = "from observer.runtime.memory import limit_malloc_arenas; print(limit_malloc_arenas())"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -48,9 +51,7 @@ print(freed, before, rss())
 """
 
 
-@pytest.mark.skipif(
-    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc", reason="needs glibc"
-)
+@GLIBC_ONLY
 def test_a_busy_process_gives_its_free_heap_pages_back_each_minute() -> None:
     """Blocks freed between live ones stay in the process's RSS until the pacing's minute is up
     (a dashboard open for hours otherwise grows by them)."""

@@ -12,6 +12,7 @@ from observer.app.app import ObserverApp
 from observer.app.desktop import notification_sequence
 from observer.app.links import ScriptedLink
 from observer.app.screens.dashboard import DashboardScreen
+from observer.app.screens.reply import ReplyScreen
 from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.tile import Tile
@@ -159,10 +160,10 @@ async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() ->
         assert isinstance(app.screen, DashboardScreen)
         screen = app.screen
         links[2].push(OutputReceived(PERMISSION, 0))
-        await pilot.pause(0.1)  # parsed at 100
+        await until(lambda: screen.tiles[2].attention, "a2's attention, parsed at 100")
         now[0] = 105.0
         links[0].push(OutputReceived(PERMISSION, 0))
-        await pilot.pause(0.1)
+        await until(lambda: screen.tiles[0].attention, "a0's attention, parsed at 105")
         await pilot.press("right")  # tile 2 (a1), which needs nothing
         for expected in (2, 0, 2):
             await pilot.press("n")
@@ -174,8 +175,11 @@ async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.2)
         links[1].push(OutputReceived(PERMISSION, 0))
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await until(lambda: screen.tiles[1].attention, "a1's attention")  # else n stays put
         await pilot.press("n", "r")
-        await pilot.pause(0.1)
+        await until(lambda: isinstance(app.screen, ReplyScreen), "the reply box")
         await pilot.press("y", "e", "s", "enter")  # the reply: its enter is the one confirmation
         await until(lambda: links[1].requests[-1:] == ["release"], "the keyboard handed back")
         assert links[1].sent == [b"yes\r"] and links[1].requests == ["take", "release"]

@@ -39,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 SKIP = {"__init__", "__main__", "adapters", "soak", "server_attacks", "server_attackers"}
 SKIP.add("people_burst")  # frames and bytes of a burst of joins, not a row of the table
 SKIP.add("history_tap")  # the rewind history's cost per MB of a build log, noted by hand
+SKIP.add("fleet_parts")  # where a dashboard's CPU goes, part by part: a diagnosis, noted by hand
+SKIP.add("tile_parse")  # a tile's parse alone and among 40 tiles: a diagnosis, noted by hand
 
 
 @dataclass(frozen=True)

@@ -3,15 +3,14 @@
 The watch screen, every dashboard tile, both recorders and the tests drive it; time is passed in.
 Its parts: :mod:`.lifecycle`, :mod:`.control`, :mod:`.parse_queue`, :mod:`.tile_view`,
 :mod:`.attention`, :mod:`.recording_policy`; :mod:`.peer_events` applies what the peer says to
-them and :mod:`.derived` adds them up into a status. In: the connection's life, the user's
-intentions and the feeder's slices. Out, one way: it queues what happened (:meth:`take_events`,
+them, :mod:`.derived` adds them up into a status and :mod:`.session_reads` shows what they keep.
+In: the connection's life, the user's intentions and the feeder's slices. Out, one way: it queues what happened (:meth:`take_events`,
 :mod:`.events`) and what to send (:meth:`data_to_send`); the shells drain both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar, overload
 
 from observer.client import DEFAULT_IDLE_RELEASE, DEFAULT_SCROLLBACK
 from observer.client.attention import AttentionTracker, rows_read
@@ -22,39 +21,21 @@ from observer.client.lifecycle import JoinRequest, Lifecycle
 from observer.client.notify import Question, read_question
 from observer.client.parse_queue import FeedTap, ParseQueue
 from observer.client.peer_events import Parts, PeerEvents
-from observer.client.people import Presence
 from observer.client.recognisers import Recognisers
 from observer.client.reconnect import Backoff, Decision, ReconnectPolicy
 from observer.client.recording_policy import RecordingPolicy
+from observer.client.session_reads import SessionReads
 from observer.client.status import SessionStatus
 from observer.client.tile_view import TILE_FPS, RowsShown, TileView
 from observer.protocol.adapter import Adapter, Message
-from observer.protocol.events import Capabilities
-from observer.protocol.modes import ControlMode
 from observer.protocol.screen_frames import View
-from observer.terminal import TerminalModel
 from observer.terminal.keys import encode_paste
 from observer.terminal.sanitize import sanitize_title
 
 CTRL_C = b"\x03"
-T = TypeVar("T")
 
 
-class _Read(Generic[T]):
-    """A read-only attribute the façade shows and one of its parts keeps (on the class, itself)."""
-
-    def __init__(self, read: Callable[[WatchedSession], T]) -> None:
-        self._read = read
-
-    @overload
-    def __get__(self, session: None, owner: object = None) -> _Read[T]: ...
-    @overload
-    def __get__(self, session: WatchedSession, owner: object = None) -> T: ...
-    def __get__(self, session: WatchedSession | None, owner: object = None) -> T | _Read[T]:
-        return self if session is None else self._read(session)
-
-
-class WatchedSession:
+class WatchedSession(SessionReads):
     """One watched session (see the module docstring).
 
     Args:
@@ -110,52 +91,6 @@ class WatchedSession:
         parts = Parts(life, control, queue, tile, attention, outlet, recording)
         self._peer = peer = PeerEvents(parts)
         self._derived = Derived(parts, peer)
-
-    # -- what views and shells read -------------------------------------------------------------
-
-    identifier = _Read[str](lambda s: s._life.identifier)
-    """The session's identifier (as the peer names it, once it has)."""
-    model = _Read[TerminalModel](lambda s: s._queue.model)
-    """The terminal model views draw."""
-    capabilities = _Read[Capabilities | None](lambda s: s._life.capabilities)
-    """The connected peer's capabilities (None until the first connection)."""
-    mode = _Read[ControlMode](lambda s: s._control.mode)
-    """Where this client stands on the way to and from the keyboard."""
-    connections = _Read[int](lambda s: s._life.connections)
-    """Connections opened so far."""
-    queued = _Read[int](lambda s: s._outlet.queued)
-    """Messages waiting in the outbox."""
-    backlog = _Read[int](lambda s: s._queue.backlog)
-    """Bytes of output received and not yet fed to the model."""
-    pending = _Read[bool](lambda s: s._queue.pending)
-    """Whether :meth:`feed` has something to do."""
-    view = _Read[View](lambda s: s._tile.asked)
-    """What this session gets from the peer now: the ``screen``'s state or the ``stream``."""
-    last_output = _Read[float | None](lambda s: s._peer.last_output)
-    """When output last arrived."""
-    snapshots = _Read[int](lambda s: s._peer.snapshots)
-    """Snapshots received so far."""
-    recorded = _Read[bool](lambda s: s._recording is not None)
-    """Whether this session is recorded."""
-    scrollback = _Read[int](lambda s: s._queue.scrollback)
-    """Lines of scrollback the model keeps."""
-    parse_rate = _Read[float](lambda s: s._queue.catch_up.rate.bytes_per_second)
-    """How fast this client parses output, in bytes a second (the feeder sizes its pieces by it)."""
-    presence = _Read[Presence | None](lambda s: s._control.presence)
-    """Who is connected, as the peer last said (None where it does not say)."""
-    in_control = _Read[bool](lambda s: s._control.in_control)
-    """Whether keys typed now are sent."""
-    quit_requested = _Read[bool](lambda s: s._life.quit_requested)
-    """The user ended the session (the close that follows is not a drop)."""
-    close_after_sending = _Read[bool](lambda s: s._life.close_after_sending)
-    """The session is over: the transport closes the connection once the outbox is sent."""
-    behind = _Read[bool](lambda s: s._queue.catch_up.behind(s._queue.backlog))
-    """Output is waiting that takes a while to parse: views draw fewer frames meanwhile."""
-    paced = _Read[bool](lambda s: s._tile.asked == "screen" and s._tile.framed)
-    """Whether the peer paces what this session gets (the screen view's few frames a second,
-    not bytes as the agent writes them): a view draws each as it comes."""
-    resyncs = _Read[int](lambda s: s._queue.resyncs)
-    """Snapshots asked for to skip output that would take too long to parse."""
 
     def screen_allowed(self) -> bool:
         """Whether this session may watch the screen's state (:meth:`TileView.allowed`)."""

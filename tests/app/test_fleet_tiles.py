@@ -11,6 +11,7 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
+from observer.app.links import ScriptedLink
 from observer.app.widgets.fleet_grid import FRAME, FleetGrid
 from observer.app.widgets.grid_pieces import by_line
 from observer.app.widgets.tile_layout import BODY_TOP
@@ -19,6 +20,22 @@ from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
 from tests.app.conftest import scripted, tile_text, timer_delays
 from tests.hostile.live import until
+
+
+def all_drawn(grid: FleetGrid) -> bool:
+    """Whether every change the grid was told of is drawn: no tile waits for a frame."""
+    return grid._timer is None and not grid._changed
+
+
+async def settled(app: ObserverApp, links: list[ScriptedLink]) -> FleetGrid:
+    """Wait until every tile's first screen ("ready") is parsed and drawn; return the grid."""
+    grid = app.screen.grid  # type: ignore[attr-defined]
+    await until(
+        lambda: all("ready" in link.session.model.text()[4] for link in links) and all_drawn(grid),
+        "the tiles' first screens drawn",
+    )
+    return grid
+
 
 PROFILES = """
 [profiles.one]
@@ -62,9 +79,8 @@ def test_one_watched_session_keeps_its_scrollback(opened: list[ObserverApp]) -> 
 async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_changed() -> None:
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
-        grid = app.screen.grid
+    async with app.run_test(size=(120, 36)):
+        grid = await settled(app, links)
         refreshed: list[tuple[Region, ...]] = []
         refresh = grid.refresh
 
@@ -82,7 +98,10 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
         elapsed = asyncio.get_running_loop().time() - started
-        await pilot.pause(2 * FRAME)
+        await until(
+            lambda: "count 99" in links[0].session.model.text()[4] and all_drawn(grid),
+            "the last change parsed and its frame drawn",
+        )
         drawn = grid.frames - frames
         assert 2 <= drawn <= elapsed / FRAME + 2  # one frame per change at most, a frame apart
         assert refreshed and all(len(regions) == 1 for regions in refreshed)
@@ -99,9 +118,8 @@ async def test_a_change_is_drawn_at_once_after_a_quiet_spell_and_within_a_frame_
 ):
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
-        grid = app.screen.grid
+    async with app.run_test(size=(120, 36)):
+        grid = await settled(app, links)
         now = [grid.clock() + 10.0]  # the last frame was long ago
         grid.clock = lambda: now[0]
         delays = timer_delays(grid)
@@ -121,21 +139,21 @@ async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_c
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        grid = await settled(app, links)
         dashboard = app.screen
-        grid = dashboard.grid
         await pilot.press("ctrl+p")  # the command palette: a dialog over the dashboard
-        await pilot.pause(0.2)
+        await until(lambda: grid.paused, "the grid paused under the palette")
         assert grid.paused
         frames = grid.frames
         for n in range(20):
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
-        await pilot.pause(3 * FRAME)
+        await until(lambda: "count 19" in links[0].session.model.text()[4], "the last change")
+        await pilot.pause(3 * FRAME)  # time for a frame that must not be drawn
         assert grid.frames == frames  # the dashboard beneath was not repainted
         assert "count 19" in links[0].session.model.text()[4]  # the session kept up
         await pilot.press("escape")
-        await pilot.pause(3 * FRAME)
+        await until(lambda: not grid.paused, "the grid drawing again")
         assert not grid.paused
         assert "count 19" in tile_text(dashboard, 0)
 
@@ -146,7 +164,7 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(4)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app, links)
         tile = app.screen.tiles[0]
         for n in range(150):  # 150 versions of the rows on screen, each drawn
             links[0].push(OutputReceived(b"\x1b[1;1H\x1b[2Jcount %d\r\n%d" % (n, n), 20 + 9 * n))

@@ -19,7 +19,7 @@ from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, settled
 from tests.waiting import until
 
 COLOURED = [
@@ -35,13 +35,6 @@ def textuals(view: Widget, crop: Region) -> list[list[tuple[str, object]]]:
 
 def segments(lines: list) -> list[list[tuple[str, object]]]:  # type: ignore[type-arg]
     return [[(segment.text, segment.style) for segment in line] for line in lines]
-
-
-async def parsed(app: ObserverApp) -> None:
-    """Wait until every session's screen is parsed (its prompt, last of its output)."""
-    await until(
-        lambda: all("$" in link.session.model.text()[2] for link in app.links), "the screens parsed"
-    )
 
 
 def crops(width: int, height: int) -> tuple[Region, ...]:
@@ -61,7 +54,7 @@ async def test_the_rows_are_textuals_for_every_crop(no_color: bool) -> None:
     if no_color:
         app._filters.append(Monochrome())  # as Textual does where NO_COLOR is set
     async with app.run_test(size=(100, 30)) as pilot:
-        await parsed(app)
+        await settled(app)
         views = list(app.screen.query(TerminalView))
         assert len(views) == count
         views[0].selection = Selection(Point(0, 2), Point(1, 5))  # drawn over its lines
@@ -87,7 +80,7 @@ async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) 
     if no_color:
         app._filters.append(Monochrome())
     async with app.run_test(size=(100, 30)) as pilot:
-        await parsed(app)
+        await settled(app)
         grid = app.screen.query_one(FleetGrid)
         grid.render_lines(Region(0, 0, *grid.size))  # every line drawn and kept
         await pilot.press("right")  # the focus on another tile: two borders drawn again
@@ -114,7 +107,7 @@ async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) 
 async def test_a_styled_view_takes_textuals_path() -> None:
     app = ObserverApp([scripted(COLOURED, cols=120, rows=40)])  # cropped, as a tile's
     async with app.run_test(size=(100, 30)) as pilot:
-        await parsed(app)
+        await settled(app)
         await pilot.press("f")  # full window: the view has no frame of its own
         await pilot.pause(0.1)
         view = app.screen.query(TerminalView).first()

@@ -11,31 +11,14 @@ import pytest
 from textual.geometry import Region
 
 from observer.app.app import ObserverApp
-from observer.app.links import ScriptedLink
 from observer.app.widgets.fleet_grid import FRAME, FleetGrid
 from observer.app.widgets.grid_pieces import by_line
 from observer.app.widgets.tile_layout import BODY_TOP
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted, tile_text, timer_delays
+from tests.app.conftest import all_drawn, scripted, settled, tile_text, timer_delays
 from tests.hostile.live import until
-
-
-def all_drawn(grid: FleetGrid) -> bool:
-    """Whether every change the grid was told of is drawn: no tile waits for a frame."""
-    return grid._timer is None and not grid._changed
-
-
-async def settled(app: ObserverApp, links: list[ScriptedLink]) -> FleetGrid:
-    """Wait until every tile's first screen ("ready") is parsed and drawn; return the grid."""
-    grid = app.screen.grid  # type: ignore[attr-defined]
-    await until(
-        lambda: all("ready" in link.session.model.text()[4] for link in links) and all_drawn(grid),
-        "the tiles' first screens drawn",
-    )
-    return grid
-
 
 PROFILES = """
 [profiles.one]
@@ -80,7 +63,8 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)):
-        grid = await settled(app, links)
+        await settled(app)
+        grid = app.screen.grid
         refreshed: list[tuple[Region, ...]] = []
         refresh = grid.refresh
 
@@ -119,7 +103,8 @@ async def test_a_change_is_drawn_at_once_after_a_quiet_spell_and_within_a_frame_
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)):
-        grid = await settled(app, links)
+        await settled(app)
+        grid = app.screen.grid
         now = [grid.clock() + 10.0]  # the last frame was long ago
         grid.clock = lambda: now[0]
         delays = timer_delays(grid)
@@ -139,7 +124,8 @@ async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_c
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        grid = await settled(app, links)
+        await settled(app)
+        grid = app.screen.grid
         dashboard = app.screen
         await pilot.press("ctrl+p")  # the command palette: a dialog over the dashboard
         await until(lambda: grid.paused, "the grid paused under the palette")
@@ -164,7 +150,7 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(4)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await settled(app, links)
+        await settled(app)
         tile = app.screen.tiles[0]
         for n in range(150):  # 150 versions of the rows on screen, each drawn
             links[0].push(OutputReceived(b"\x1b[1;1H\x1b[2Jcount %d\r\n%d" % (n, n), 20 + 9 * n))

@@ -65,6 +65,15 @@ def all_drawn(grid: FleetGrid) -> bool:
     return grid._timer is None and not grid._changed
 
 
+def laid_out(app: ObserverApp) -> bool:
+    """Whether Textual has no layout or repaint pending on any screen: what was refreshed is
+    drawn (Textual draws on a timer of its own, after the widgets' refreshes)."""
+    return not any(
+        screen._layout_required or screen._dirty_widgets or screen._compositor._dirty_regions
+        for screen in app.screen_stack
+    )
+
+
 async def settled(app: ObserverApp) -> None:
     """Wait until every scripted session of ``app`` is played and parsed and, on a dashboard,
     drawn: no tile waits for a frame."""

@@ -68,9 +68,10 @@ def all_drawn(grid: FleetGrid) -> bool:
 def laid_out(app: ObserverApp) -> bool:
     """Whether Textual has no layout or repaint pending on any screen: what was refreshed is
     drawn (Textual draws on a timer of its own, after the widgets' refreshes)."""
+    if app.screen._layout_required:  # (a screen beneath keeps its flag until it is in front)
+        return False
     return not any(
-        screen._layout_required or screen._dirty_widgets or screen._compositor._dirty_regions
-        for screen in app.screen_stack
+        screen._dirty_widgets or screen._compositor._dirty_regions for screen in app.screen_stack
     )
 
 

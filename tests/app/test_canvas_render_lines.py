@@ -19,7 +19,7 @@ from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted, settled
+from tests.app.conftest import all_drawn, scripted, settled
 from tests.waiting import until
 
 COLOURED = [
@@ -92,8 +92,7 @@ async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) 
                     f"changed {n}" in link.session.model.text()[0]
                     for n, link in enumerate(links[1:3])
                 )
-                and grid._timer is None
-                and not grid._changed
+                and all_drawn(grid)
             ),
             "the changes parsed and their frame drawn",
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.timer import Timer
@@ -13,6 +14,10 @@ from observer.app.links import ConnectionChanged, ScriptedLink, Step
 from observer.client.watched import WatchedSession
 from observer.protocol.events import OutputReceived, SessionStarted
 from tests.waiting import until
+
+if TYPE_CHECKING:
+    from observer.app.app import ObserverApp
+    from observer.app.widgets.fleet_grid import FleetGrid
 
 
 def greeting(
@@ -46,6 +51,43 @@ def scripted(
 async def played(link: ScriptedLink) -> None:
     """Wait until ``link`` has played every step: connected, the hello, the output."""
     await until(link.drained.is_set, "the scripted session's steps")
+
+
+def parsed(link: ScriptedLink) -> bool:
+    """Whether ``link`` has played every step and its session parsed them all (the feeder hands
+    on a session's events before it finds nothing pending)."""
+    return link.drained.is_set() and not link.session.pending
+
+
+def all_drawn(grid: FleetGrid) -> bool:
+    """Whether every change the dashboard's grid was told of is drawn: no tile waits for a
+    frame."""
+    return grid._timer is None and not grid._changed
+
+
+def laid_out(app: ObserverApp) -> bool:
+    """Whether Textual has no layout or repaint pending on any screen: what was refreshed is
+    drawn (Textual draws on a timer of its own, after the widgets' refreshes)."""
+    if app.screen._layout_required:  # (a screen beneath keeps its flag until it is in front)
+        return False
+    return not any(
+        screen._dirty_widgets or screen._compositor._dirty_regions for screen in app.screen_stack
+    )
+
+
+async def settled(app: ObserverApp) -> None:
+    """Wait until every scripted session of ``app`` is played and parsed and, on a dashboard,
+    drawn: no tile waits for a frame."""
+    from observer.app.screens.dashboard import DashboardScreen
+
+    def done() -> bool:
+        links = [link for link in app.links if isinstance(link, ScriptedLink)]
+        if not all(parsed(link) for link in links):
+            return False
+        screen = app.screen
+        return not isinstance(screen, DashboardScreen) or all_drawn(screen.grid)
+
+    await until(done, "the sessions parsed and drawn")
 
 
 @pytest.fixture(autouse=True)

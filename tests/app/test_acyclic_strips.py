@@ -16,7 +16,7 @@ from textual.strip import Strip
 from observer.app import textual_patches
 from observer.app.app import ObserverApp
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, settled
 
 pytestmark = pytest.mark.usefixtures("textual_patched")
 
@@ -62,7 +62,7 @@ async def test_a_dashboard_painting_output_leaves_no_lines_for_the_cyclic_collec
     links = [scripted([b"hello"], identifier=f"a{n}") for n in range(3)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         gc.collect()
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:

@@ -8,7 +8,7 @@ from observer.app.app import ObserverApp
 from observer.app.screens.dashboard import DashboardScreen
 from observer.app.screens.watch import WatchScreen
 from observer.protocol.events import ControlChanged, OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, settled
 from tests.app.test_fleet_attention import PERMISSION, until
 
 
@@ -28,10 +28,10 @@ async def test_coming_back_to_the_app_says_what_happened_and_that_left_shows_it(
     clock = Clock()
     link = scripted([b"working"], identifier="a")
     app = ObserverApp([link], clock=clock)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=(100, 30)):
+        await settled(app)  # the notification comes after the hello
         app.post_message(events.AppBlur())
-        await pilot.pause(0.05)
+        await until(lambda: app.back_at_desk._blurred == 1000.0, "the blur, noted at 1000")
         clock.now += 125.0
         link.push(OutputReceived(PERMISSION, 7))
         await until(lambda: app.links[0].session.status(clock.now).attention is not None, "it")
@@ -53,7 +53,7 @@ async def test_a_glance_away_says_nothing() -> None:
         app.post_message(events.AppBlur())
         clock.now += 5.0
         app.post_message(events.AppFocus())
-        await pilot.pause(0.2)
+        await pilot.pause(0.2)  # time for a line that must not come
         assert not any("While you were away" in text for text in said(app))
 
 
@@ -62,7 +62,7 @@ async def test_opening_a_tile_says_what_happened_since_it_was_last_looked_at() -
     links = [scripted([b"working"], identifier=f"a{n}") for n in range(2)]
     app = ObserverApp(links, clock=clock)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        await settled(app)  # the notification comes after the hello
         assert isinstance(app.screen, DashboardScreen)
         clock.now += 600.0
         links[0].push(OutputReceived(PERMISSION, 7))

@@ -19,7 +19,8 @@ from observer.app.widgets.fleet_grid import FleetGrid
 from observer.app.widgets.selection import Point, Selection
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import all_drawn, scripted, settled
+from tests.waiting import until
 
 COLOURED = [
     b"\x1b[31mred\x1b[0m plain \x1b[1;38;2;10;200;30mtrue\x1b[0m\r\n",
@@ -53,7 +54,7 @@ async def test_the_rows_are_textuals_for_every_crop(no_color: bool) -> None:
     if no_color:
         app._filters.append(Monochrome())  # as Textual does where NO_COLOR is set
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         views = list(app.screen.query(TerminalView))
         assert len(views) == count
         views[0].selection = Selection(Point(0, 2), Point(1, 5))  # drawn over its lines
@@ -79,13 +80,22 @@ async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) 
     if no_color:
         app._filters.append(Monochrome())
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         grid = app.screen.query_one(FleetGrid)
         grid.render_lines(Region(0, 0, *grid.size))  # every line drawn and kept
         await pilot.press("right")  # the focus on another tile: two borders drawn again
         for n, link in enumerate(links[1:3]):  # rows of tiles side by side change
             link.push(OutputReceived(b"\x1b[1;1H\x1b[32mchanged %d\x1b[0m" % n, 200))
-        await pilot.pause(0.2)
+        await until(
+            lambda: (
+                all(
+                    f"changed {n}" in link.session.model.text()[0]
+                    for n, link in enumerate(links[1:3])
+                )
+                and all_drawn(grid)
+            ),
+            "the changes parsed and their frame drawn",
+        )
         for crop in crops(*grid.size):
             assert segments(grid.render_lines(crop)) == textuals(grid, crop), crop
         first_row = segments(grid.render_lines(crops(*grid.size)[0]))[2]  # under border and title
@@ -96,7 +106,7 @@ async def test_the_dashboards_lines_are_textuals_for_every_crop(no_color: bool) 
 async def test_a_styled_view_takes_textuals_path() -> None:
     app = ObserverApp([scripted(COLOURED, cols=120, rows=40)])  # cropped, as a tile's
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         await pilot.press("f")  # full window: the view has no frame of its own
         await pilot.pause(0.1)
         view = app.screen.query(TerminalView).first()

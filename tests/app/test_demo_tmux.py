@@ -36,7 +36,8 @@ def test_the_demo_can_be_watched_taken_over_answered_and_quit(demo: tuple[str, P
     # The app tells of the question once it has waited (one notification shows at a time: the
     # newest, so the hint below must come after that one to be seen).
     wait_for(name, lambda s: "needs an answer" in status_line(s), "the question noticed")
-    time.sleep(0.5)  # the question's notification is up before the hint's, which replaces it
+    # The question's notification is up before the hint's, which replaces it.
+    wait_for(name, lambda s: "the agent: needs an answer" in s, "the question's notification")
 
     tmux("send-keys", "-t", name, "n")  # watching: must not reach the agent
     time.sleep(1.0)  # time for an echo of the key that must not come

@@ -138,7 +138,7 @@ async def test_a_screen_pushed_or_popped_holds_parsing_and_typing_to_an_agent_do
         await pilot.press("enter")  # open it
         assert isinstance(app.screen, WatchScreen) and holds == ["DashboardScreen"]
         await pilot.press("ctrl+t", "y")  # asked to confirm (a dialog), confirmed
-        await pilot.pause(0.2)
+        await until(lambda: getattr(app.screen, "control", False), "the keyboard taken")
         assert isinstance(app.screen, WatchScreen) and app.screen.control
         assert holds == ["DashboardScreen", "WatchScreen", "ConfirmScreen"]
         await pilot.press("l", "s")

@@ -21,7 +21,7 @@ from observer.credentials.store import Secret
 from observer.protocol.events import OutputReceived
 from observer.recording.castfiles import open_cast
 from observer.transport.settings import ConnectionSettings
-from tests.app.conftest import greeting, scripted, tile_lines, tile_offset
+from tests.app.conftest import greeting, played, scripted, tile_lines, tile_offset
 from tests.client_support import live_link
 from tests.hostile.live import HostileAgent, hostile_agent, status
 
@@ -45,7 +45,8 @@ async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> N
     links = [scripted([b"working"], identifier=f"a{n}") for n in range(3)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        for link in links:  # what is pushed comes after the hello
+            await played(link)
         assert isinstance(app.screen, DashboardScreen)
         tile = app.screen.tiles[1]
         links[1].push(OutputReceived(PERMISSION, 7))
@@ -68,8 +69,8 @@ async def test_a_notification_gives_its_tile_a_badge_and_a_warning_border() -> N
 async def test_the_watch_views_status_bar_says_what_the_agent_needs() -> None:
     link = scripted([b"working"])
     app = ObserverApp([link])
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=(120, 36)):
+        await played(link)  # what is pushed comes after the hello
         link.push(OutputReceived(PERMISSION, 7))
         bar = app.screen.query_one(StatusBar)
         await until(lambda: "needs permission" in bar.render().plain, "the status bar")
@@ -83,8 +84,8 @@ async def test_a_new_attention_is_told_once_and_reaches_the_desktop_only_when_as
     app = ObserverApp([link], desktop_notifications=desktop, environ=ITERM)
     written: list[str] = []
     app.alerts.host_write = written.append
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=(120, 36)):
+        await played(link)  # what is pushed comes after the hello
         link.push(OutputReceived(PERMISSION, 7))
         await until(lambda: bool(app._notifications), "the toast")
         app.check_agents()
@@ -156,7 +157,8 @@ def fleet(count: int) -> tuple[ObserverApp, list[ScriptedLink], list[float]]:
 async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() -> None:
     app, links, now = fleet(4)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        for link in links:  # what is pushed comes after the hello
+            await played(link)
         assert isinstance(app.screen, DashboardScreen)
         screen = app.screen
         links[2].push(OutputReceived(PERMISSION, 0))
@@ -173,7 +175,8 @@ async def test_n_goes_to_the_agents_that_need_you_the_longest_waiting_first() ->
 async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back() -> None:
     app, links, _ = fleet(2)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        for link in links:  # what is pushed comes after the hello
+            await played(link)
         links[1].push(OutputReceived(PERMISSION, 0))
         screen = app.screen
         assert isinstance(screen, DashboardScreen)
@@ -189,7 +192,8 @@ async def test_a_quick_reply_takes_the_keyboard_types_the_line_and_hands_it_back
 async def test_a_quick_key_is_sent_without_enter_and_escape_sends_nothing() -> None:
     app, links, _ = fleet(2)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        for link in links:  # what is pushed comes after the hello
+            await played(link)
         await pilot.press("r", "1", "escape")
         await pilot.pause(0.1)
         assert links[0].requests == []

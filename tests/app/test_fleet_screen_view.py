@@ -126,7 +126,7 @@ async def test_a_tile_paints_the_rows_it_shows_and_the_rest_when_it_grows() -> N
             assert session.model.text()[0] != "top 19"  # as the first frame had it
             assert "top" not in shown(app)
             await pilot.resize_terminal(60, 40)  # the tile now shows every row: no frame comes
-            await pilot.pause(0.1)
+            await until(lambda: session.model.text()[0] == "top 19", "the top row in the model")
             assert session.model.text()[0] == "top 19"
             await until(lambda: "top 19" in shown(app), "the top row in the grown tile")
             assert app.screen.tiles[0].height >= 24  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from observer.app.widgets.tile_layout import BODY_TOP
 from observer.cli import main
 from observer.client import DEFAULT_SCROLLBACK
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted, tile_text, timer_delays
+from tests.app.conftest import all_drawn, scripted, settled, tile_text, timer_delays
 from tests.hostile.live import until
 
 PROFILES = """
@@ -62,8 +62,8 @@ def test_one_watched_session_keeps_its_scrollback(opened: list[ObserverApp]) -> 
 async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_changed() -> None:
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+    async with app.run_test(size=(120, 36)):
+        await settled(app)
         grid = app.screen.grid
         refreshed: list[tuple[Region, ...]] = []
         refresh = grid.refresh
@@ -82,7 +82,10 @@ async def test_the_grid_draws_changes_within_a_frame_and_only_the_row_that_chang
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
         elapsed = asyncio.get_running_loop().time() - started
-        await pilot.pause(2 * FRAME)
+        await until(
+            lambda: "count 99" in links[0].session.model.text()[4] and all_drawn(grid),
+            "the last change parsed and its frame drawn",
+        )
         drawn = grid.frames - frames
         assert 2 <= drawn <= elapsed / FRAME + 2  # one frame per change at most, a frame apart
         assert refreshed and all(len(regions) == 1 for regions in refreshed)
@@ -99,8 +102,8 @@ async def test_a_change_is_drawn_at_once_after_a_quiet_spell_and_within_a_frame_
 ):
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+    async with app.run_test(size=(120, 36)):
+        await settled(app)
         grid = app.screen.grid
         now = [grid.clock() + 10.0]  # the last frame was long ago
         grid.clock = lambda: now[0]
@@ -121,21 +124,22 @@ async def test_tiles_draw_nothing_under_a_dialog_and_show_what_changed_once_it_c
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(2)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
+        grid = app.screen.grid
         dashboard = app.screen
-        grid = dashboard.grid
         await pilot.press("ctrl+p")  # the command palette: a dialog over the dashboard
-        await pilot.pause(0.2)
+        await until(lambda: grid.paused, "the grid paused under the palette")
         assert grid.paused
         frames = grid.frames
         for n in range(20):
             links[0].push(OutputReceived(b"\x1b[5;1Hcount %d" % n, 5 + n))
             await asyncio.sleep(0.01)
-        await pilot.pause(3 * FRAME)
+        await until(lambda: "count 19" in links[0].session.model.text()[4], "the last change")
+        await pilot.pause(3 * FRAME)  # time for a frame that must not be drawn
         assert grid.frames == frames  # the dashboard beneath was not repainted
         assert "count 19" in links[0].session.model.text()[4]  # the session kept up
         await pilot.press("escape")
-        await pilot.pause(3 * FRAME)
+        await until(lambda: not grid.paused, "the grid drawing again")
         assert not grid.paused
         assert "count 19" in tile_text(dashboard, 0)
 
@@ -146,7 +150,7 @@ async def test_a_tile_keeps_a_few_painted_lines_per_row_it_shows_not_every_versi
     links = [scripted([b"\x1b[5;1Hready"], identifier=f"a{n}", cols=60, rows=12) for n in range(4)]
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         tile = app.screen.tiles[0]
         for n in range(150):  # 150 versions of the rows on screen, each drawn
             links[0].push(OutputReceived(b"\x1b[1;1H\x1b[2Jcount %d\r\n%d" % (n, n), 20 + 9 * n))

@@ -25,7 +25,7 @@ from observer.app.screens.replay import ReplayScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.app.widgets.timeline import TimelineBar
-from tests.app.conftest import played, scripted
+from tests.app.conftest import laid_out, played, scripted, settled
 from tests.app.test_replay import FrozenClock, counting, write_cast
 from tests.waiting import until
 
@@ -54,11 +54,12 @@ async def test_dashboard_notifications_lie_on_the_key_line_and_cover_no_tile(
     size: tuple[int, int],
 ) -> None:
     app = ObserverApp([scripted([b"$ ", ASKS], identifier=f"agent-{n}") for n in range(4)])
-    async with app.run_test(size=size, notifications=True) as pilot:
-        await pilot.pause(0.3)
+    async with app.run_test(size=size, notifications=True):
+        await settled(app)  # each agent's notification parsed
         app.check_agents()  # each agent's notification becomes a toast
         app.notify("a long second line\nthat must not open a row", title="Theme not loaded")
-        await pilot.pause(0.3)
+        await toast_shown(app, "Theme not loaded: a long second line that must not open a row")
+        await until(lambda: laid_out(app), "the toast laid out and drawn")
         ((region, text),) = shown_toasts(app)  # the newest in front, the four older behind it
         assert text == "Theme not loaded: a long second line that must not open a row"
         footer = app.screen.query_one(Footer)

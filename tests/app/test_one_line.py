@@ -11,7 +11,7 @@ from observer.app.app import ObserverApp
 from observer.app.widgets.one_line import OneLine, fit_line
 from observer.app.widgets.replay_status import ReplayStatus
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted, tile_title
+from tests.app.conftest import played, scripted, tile_title
 from tests.app.test_replay import replaying, write_cast
 from tests.waiting import until
 
@@ -37,14 +37,18 @@ async def test_a_closed_tile_shows_its_name_and_the_start_of_its_error(
     for link in links:
         link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
     app = ObserverApp(links)
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=size):
+        await played(links[3])  # the failure comes after the hello
         links[3].session.connection_failed(ERROR, retryable=False, now=0.0)
         app.screen.update_titles()
-        await pilot.pause(0.1)
+        screen = app.screen
+        whole = f" 4  delta  closed: {ERROR}"
+        await until(
+            lambda: (line := tile_title(screen, 3)) == whole[: len(line) - 1] + "…",
+            "the closed tile's title drawn",
+        )
         line = tile_title(app.screen, 3)
         width = len(line)
-        whole = f" 4  delta  closed: {ERROR}"
         assert width > 4 and line == whole[: width - 1] + "…", line
 
 
@@ -69,16 +73,14 @@ async def test_a_narrow_tile_that_needs_someone_still_shows_its_name_first() -> 
     for link in links:
         link.label = f"{link.session.identifier} · ws://127.0.0.1:9"
     app = ObserverApp(links)
-    async with app.run_test(size=(40, 12)) as pilot:
-        await pilot.pause(0.2)
+    async with app.run_test(size=(40, 12)):
+        await played(links[3])  # the notification comes after the hello
         links[3].push(OutputReceived(b"\x1b]9;Claude needs your permission to use Bash\x07", 0))
         tile = app.screen.tiles[3]
-        for _ in range(100):
-            if tile.attention:
-                break
-            await pilot.pause(0.05)
+        await until(lambda: tile.attention, "the tile's attention")
         app.screen.update_titles()
-        await pilot.pause(0.1)
+        screen = app.screen
+        await until(lambda: tile_title(screen, 3).endswith("…"), "the tile's title drawn, cut")
         line = tile_title(app.screen, 3)
         assert tile.attention and line.startswith(" 4  delta  "), line
         assert line.endswith("…")

@@ -10,7 +10,7 @@ from observer.app.app import ObserverApp
 from observer.app.links import ScriptedLink
 from observer.app.screens.confirm import ConfirmScreen
 from observer.app.screens.reply import ReplyScreen
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, settled
 from tests.waiting import until
 
 
@@ -44,7 +44,7 @@ async def test_replying_to_a_closed_session_says_it_does_not_come_back() -> None
     links = named("alpha", "beta")
     app = ObserverApp(links)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.2)
+        await settled(app)  # closed after the hello
         links[1].session.connection_closed(
             "the agent's server went away", code=1000, now=app.clock()
         )

@@ -8,7 +8,7 @@ from observer.app.screens.watch import WatchScreen
 from observer.app.widgets.status_bar import StatusBar
 from observer.app.widgets.terminal_view import TerminalView
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import scripted, settled
 from tests.app.test_back_at_desk import Clock
 from tests.app.test_fleet_attention import PERMISSION, until
 
@@ -43,7 +43,7 @@ async def test_markers_search_and_take_control_from_live_only() -> None:
     clock = Clock()
     app = ObserverApp([scripted(identifier="a")], clock=clock)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.2)
+        await settled(app)  # the agent's frames come after the hello
         assert isinstance(app.screen, WatchScreen)
         await counted(app, clock, range(30))
         await pilot.press("left_square_bracket")  # the notification at 12

@@ -16,7 +16,8 @@ from textual.dom import DOMNode
 
 from observer.app.app import ObserverApp
 from observer.app.widgets.fleet_grid import FleetGrid
-from tests.app.conftest import scripted
+from tests.app.conftest import laid_out, scripted, settled
+from tests.waiting import until
 
 
 @pytest.mark.parametrize("keys", [["enter", "escape"], ["ctrl+p", "escape"]])
@@ -25,7 +26,8 @@ async def test_switching_screens_restyles_no_tile(
 ) -> None:
     app = ObserverApp([scripted([b"$ "], identifier=f"agent-{n}") for n in range(6)])
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
+        await until(lambda: laid_out(app), "the dashboard styled and drawn")
         dashboard = app.screen
         restyled: Counter[str] = Counter()
         apply = Stylesheet.apply
@@ -40,8 +42,12 @@ async def test_switching_screens_restyles_no_tile(
         monkeypatch.setattr(Stylesheet, "apply", counted)
         screens = []
         for key in keys:
+            before = app.screen
             await pilot.press(key)
-            await pilot.pause(0.3)
+            await until(
+                lambda: app.screen is not before and laid_out(app),  # noqa: B023 (awaited here)
+                f"the screen {key} shows",
+            )
             screens.append(type(app.screen).__name__)
         assert screens[-1] == "DashboardScreen"
         assert restyled["in front"]  # what the screen in front shows is styled as ever

@@ -20,7 +20,8 @@ from textual.strip import Strip
 from observer.app.app import ObserverApp
 from observer.app.screens.dashboard import DashboardScreen
 from observer.protocol.events import OutputReceived
-from tests.app.conftest import scripted
+from tests.app.conftest import laid_out, scripted, settled
+from tests.waiting import until
 
 CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_offsets_cache")
 
@@ -31,7 +32,7 @@ async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> N
     app = ObserverApp(links)
     app._filters.append(Monochrome())  # a line filter in play, as NO_COLOR sets
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause(0.3)
+        await settled(app)
         screen = app.screen
         assert isinstance(screen, DashboardScreen)
         rng = random.Random(1)
@@ -45,7 +46,8 @@ async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> N
                 link.push(OutputReceived(chunk, offset))
             offset += len(chunk)
             await pilot.pause(0.02)
-        await pilot.pause(0.3)
+        await settled(app)  # every version parsed, its frame drawn
+        await until(lambda: laid_out(app), "the last frame's lines drawn")
         kept = []
         for tile in screen.tiles:
             for _, strip in tile._strips.values():

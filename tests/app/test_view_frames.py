@@ -35,13 +35,13 @@ async def frame_after_a_scroll(view: TerminalView, lines: int = 0) -> tuple[list
 async def test_a_row_that_scrolls_up_is_drawn_from_the_strip_it_had() -> None:
     output = b"".join(b"\x1b[3%dmline %d\x1b[0m\r\n" % (n % 8, n) for n in range(11))
     app = ObserverApp([scripted([output + b"$ "], cols=60, rows=12)])
-    async with app.run_test(size=(80, 20)) as pilot:
+    async with app.run_test(size=(80, 20)):
         view = app.screen.query_one(TerminalView)
         await until(lambda: "line 10" in view.screen_text(), "the first screen")
         first = next(y for y in range(view.size.height) if "line 0" in view.render_line(y).text)
         before = lines(view)
         view.mark_dirty(view.session.model.feed(b"\r\n" * 3))
-        await pilot.pause(0.1)
+        await until(lambda: view._timer is None, "the scroll's frame drawn")
         after = lines(view)
         assert "line 3" in after[first].text
         # The rows that moved up three are the strips they were: only the new rows were drawn.

@@ -41,6 +41,10 @@ from observer.render.svg import mend_svg
 from observer.runtime.collector import QUIET_AFTER, TICK_EVERY, CollectorPacing
 from observer.themes import DEFAULT_DARK, ThemeSpec, load_themes
 
+CHECK_EVERY = 1.0
+"""Seconds between two looks at every session's state (:meth:`ObserverApp.check_agents`): idle
+control handed back, an agent that started waiting told (a toast, the notify command)."""
+
 
 class ObserverApp(App[int]):
     """Watch one session (watch screen) or several (dashboard)."""
@@ -149,7 +153,7 @@ class ObserverApp(App[int]):
             self.run_worker(self._drive(link), group="sessions", exit_on_error=False)
         self.theme_changed_signal.subscribe(self, self._theme_changed)
         self.screen_change_signal.subscribe(self, self._notices_on_top)
-        self.set_interval(1.0, self.check_agents)
+        self.set_interval(CHECK_EVERY, self.check_agents)
         self.set_interval(TICK_EVERY, self.pace_collector)
         if len(self.links) == 1:
             self.push_screen(WatchScreen(self.links[0], self.palette))

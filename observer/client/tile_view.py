@@ -5,7 +5,7 @@ frames a second) where the peer can send it and nothing records the session; a r
 every byte, and the full view asks for the stream again (the peer continues it with no gap).
 In the screen view a frame's rows are painted into the model where the view shows them (a
 tile's crop); the others wait, so a tile costs the rows it shows, and are painted when they are
-read: when a frame or :meth:`TileView.shown_changed` finds them shown, when the prompt
+read: when a frame or :meth:`WatchedSession.shown_changed` finds them shown, when the prompt
 recognisers look at the screen, or when the full view asks for the stream. A tile that shows
 only a row's first columns (it shows the screen from its left edge) has rows painted up to
 there; the recognisers and the full view, which read rows whole, have them painted whole.
@@ -75,6 +75,7 @@ class TileView:
         """How the user sees the session (see :meth:`WatchedSession.choose_view`)."""
         self.wanted, self._fps = view, fps
         self.ask()
+        self.paint_unread()  # a full view reads every row, even with no connection to ask on
 
     def ask(self) -> None:
         """Ask the peer for the view chosen, where allowed and not asked yet."""
@@ -138,7 +139,7 @@ class TileView:
         """The rows of the screen view's screen that the view shows (``None``: all; kept:
         not to be changed)."""
         view = self._screen
-        if self._rows is None or self.asked != "screen":
+        if self._rows is None or self.asked != "screen" or self.wanted != "screen":
             return None
         rows = self._rows(view.cols, view.rows, *view.cursor)
         if rows != self._read[0]:  # the same rows at most frames: the set is made once

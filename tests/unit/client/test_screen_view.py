@@ -335,6 +335,18 @@ def test_a_narrow_tile_paints_its_rows_up_to_its_width_and_whole_once_read_whole
     assert session.model.text() == agent.model.text()
 
 
+def test_a_tile_opened_while_its_connection_is_down_shows_its_rows_whole() -> None:
+    session, agent = narrow_tile(6)
+    agent.prints(b"\x1b[18;1Hone two three\x1b[19;1Hfour five six\x1b[20;1H$ ")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.model.text()[17:19] == ["one tw", "four f"]
+    session.connection_closed("the connection dropped", code=None, now=3.0)
+    session.choose_view("stream")  # opened full size: no connection to ask the stream on
+    drain(session)
+    assert session.model.text() == agent.model.text()
+
+
 def test_the_prompt_recognisers_read_whole_the_rows_a_narrow_tile_cut() -> None:
     session, agent = narrow_tile(4)
     agent.prints(b"\x1b[19;1HDo you want to proceed?\x1b[20;1H")  # shown, past the tile's width

@@ -122,13 +122,17 @@ class ScreenView:
 def cut_row(text: str, columns: int) -> str:
     """A row's repaint (SGRs and text, as the server paints it) up to its first ``columns``
     columns, or all of it: a row that is not all ASCII (a wide or combining character makes
-    characters and columns differ) or that holds a link (an OSC 8 left open) is not cut."""
+    characters and columns differ) or that holds a link (an OSC 8 left open) or any escape other
+    than an SGR (the row comes off the wire) is not cut."""
     if len(text) <= columns or not text.isascii() or "\x1b]" in text:
         return text
     shown, at, end = 0, 0, len(text)
     while at < end:
-        if text[at] == "\x1b":  # an SGR: ESC [ ... m
-            at = text.find("m", at) + 1 or end
+        if text[at] == "\x1b":  # an SGR (ESC [ ... m); anything else: not cut
+            sgr = _SGR.match(text, at)
+            if sgr is None:
+                return text
+            at = sgr.end()
             continue
         stop = text.find("\x1b", at)
         stop = end if stop < 0 else stop

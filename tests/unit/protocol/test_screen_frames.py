@@ -136,6 +136,8 @@ def test_a_row_is_cut_after_its_first_columns_unless_characters_and_columns_diff
     assert cut_row("e\u0301 combined", 2) == "e\u0301 combined"  # a combining one, none
     linked = "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ after"
     assert cut_row(linked, 2) == linked  # a link cut open would run on
+    moved = "\x1b[3Cab cd more text here"  # a cursor move from a peer: its columns are unknown
+    assert cut_row(moved, 4) == moved
 
 
 def test_a_cut_row_is_painted_whole_when_read_whole() -> None:

@@ -98,15 +98,12 @@ def pen_after(pen: Cell, sgrs: str) -> Cell:
     steps = sgrs[2:-1].split("m\x1b[") if sgrs else []
     kept: list[str] = []
     later: set[int] = set()
-    seen: dict[str, frozenset[int]] = {}
     # An SGR sets each field it sets whatever the pen was, so one that comes again later
     # changes nothing: each is looked at once, from its last time on (a frame repeats a few).
     for params in dict.fromkeys(reversed(steps)):
         if params[:5] == "38;2;" and 1 in later and params.count(";") == 4:
             continue  # the most frequent: a truecolour foreground set again after it
-        fields = seen.get(params)
-        if fields is None:
-            fields = seen[params] = _fields_set(params)
+        fields = _fields_set(params)
         if fields and fields <= later:
             continue  # every field it sets is set again after it
         kept.append(params)

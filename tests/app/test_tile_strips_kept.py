@@ -1,11 +1,11 @@
-"""What a tile keeps of the rows it drew: one strip per row version, nothing derived.
+"""What a tile keeps of the rows it drew: one strip per screen row (its last version), nothing
+derived.
 
 Textual keeps every strip derived from another (cut to the view, filtered) in caches on that
 one, and each strip carries seven cache objects of its own. Keeping the whole row a view cut its
-line from kept three strips per row version; with 40 tiles those were most of the objects the
-cyclic collector walked, in collections of 60-120 ms that stopped every tile. The view keeps the
-line as it shows it; the row it was cut from and the filtered copy drawn in a frame are garbage
-as soon as that frame is drawn.
+line from kept three strips per row version, and the cyclic collector walks every one of those
+objects in collections that stop every tile. The view keeps the line as it shows it; the row it
+was cut from and the filtered copy drawn in a frame are garbage as soon as that frame is drawn.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ CACHES = ("_crop_cache", "_filter_cache", "_divide_cache", "_style_cache", "_off
 
 
 @pytest.mark.usefixtures("textual_patched")  # as the command that starts the app runs it
-async def test_a_tile_keeps_one_strip_per_row_version_and_nothing_derived() -> None:
+async def test_a_tile_keeps_one_strip_per_row_and_nothing_derived() -> None:
     links = [scripted([b"$ "], identifier=f"a{n}", cols=120, rows=30) for n in range(4)]
     app = ObserverApp(links)
     app._filters.append(Monochrome())  # a line filter in play, as NO_COLOR sets

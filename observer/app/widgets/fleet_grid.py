@@ -3,7 +3,7 @@
 Modelled on Textual's ``DataTable``: one widget draws many cells, so Textual's compositor sees
 one widget however many tiles there are. Each line of the widget is composed of the tiles'
 pieces on it (border, title line, a row of the tile's terminal: :class:`~observer.app.widgets.
-tile.Tile` keeps a strip per row version) and kept until one of those pieces changes, with its
+tile.Tile` keeps one strip per screen row) and kept until one of those pieces changes, with its
 escape codes joined from the pieces' (each piece's made once).
 
 One frame tick serves every tile: a session that changes marks its tile, and the first change

@@ -4,8 +4,8 @@ A screen row's strip is kept with the cells it was painted from (and its place):
 is all that outlives the frame. The whole row it is cut from is not kept, nor what is derived
 from the kept one for a frame: Textual keeps each strip derived from another (cut, filtered) in
 caches on that one, and each strip carries seven cache objects of its own, so keeping the row
-kept three strips per painted row. With 40 tiles those were most of the objects the cyclic
-collector walked, in collections of 60-120 ms that stopped every tile.
+kept three strips per painted row, and the cyclic collector walks every one of those objects
+in collections that stop the whole view.
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ class PaintedRows:
 
     def fit(self, height: int) -> None:
         """Keep a few strips per row of a view ``height`` rows high: a strip per row and
-        version, and a stale version never hits again (1,024 per view kept 40 tiles' stale
-        lines, 120 MB after a minute)."""
+        version, and a stale version never hits again (more would only keep stale lines)."""
         size = max(MIN_STRIPS, 4 * height)
         if self._cache.maxsize < size:
             self._cache.grow(size)

@@ -38,6 +38,11 @@ SYNC_TIMEOUT = 0.15
 """Seconds a tile waits for a synchronized update (DECSET 2026) to end before drawing anyway."""
 
 
+FROM_COLUMN = 0
+"""The column a tile shows each row from: where text begins (a tile is read at a glance; the
+cursor's column may be far right)."""
+
+
 class Tile:
     """What one session's tile shows; the grid draws it at the size it gives."""
 
@@ -80,7 +85,7 @@ class Tile:
         self._strips.clear()
         self._whole = True
         if self._showing:
-            self.session.show_rows(self.rows_shown, width or None)
+            self._tell_rows_shown()
         else:
             self.session.shown_changed()
 
@@ -89,9 +94,13 @@ class Tile:
         shows, up to its width (the tile shows each row from its first column); else all."""
         self._showing = showing
         if showing:
-            self.session.show_rows(self.rows_shown, self.width or None)
+            self._tell_rows_shown()
         else:
             self.session.show_rows(None)
+
+    def _tell_rows_shown(self) -> None:
+        """Tell the session the rows the tile shows, and up to which column of them."""
+        self.session.show_rows(self.rows_shown, FROM_COLUMN + self.width or None)
 
     def clear(self) -> None:
         """Forget every painted row (the palette changed)."""
@@ -145,7 +154,7 @@ class Tile:
                 Geometry(
                     int(model.cols), int(model.rows), cursor_x, cursor_y, 0, self.width, self.height
                 ),
-                left=0,
+                left=FROM_COLUMN,
             )
         return self._window
 

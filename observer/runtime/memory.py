@@ -2,17 +2,16 @@
 
 glibc gives each thread that allocates an arena of its own, up to eight per core, and memory
 freed in one is reused only by it: the app's threads (the terminal driver's, the event loop's
-executor) left a dashboard of 40 drawing tiles anywhere between 180 and 300 MiB from one run to
-the next. Two arenas keep it at the low end for the cost of a little lock contention the app
+executor) left a dashboard of drawing tiles at sizes that varied widely from one run to the
+next. Two arenas keep it at the low end for the cost of a little lock contention the app
 does not have (its work is on one thread).
 
 glibc also keeps the blocks freed inside its heap for reuse, and gives back to the system only
 the heap's top. Python's objects over 512 bytes and the buffers of bytes and strings come from
 it, and a process that runs for hours with blocks of every size coming and going (the frames a
 dashboard reads, its tiles' keyframes and timelines) ends with free pages scattered through the
-heap: counted in its RSS, used by nothing, never given back while a live block sits above them.
-Over an hour they grew a dashboard of 10 drawing agents by several MiB while what it held stayed
-the same. :func:`give_back_free_pages` (``malloc_trim``) hands every whole free page back,
+heap: counted in its RSS, used by nothing, never given back while a live block sits above them,
+so RSS grows while what the process holds stays the same. :func:`give_back_free_pages` (``malloc_trim``) hands every whole free page back,
 wherever it lies; the collector's pacing (:mod:`observer.runtime.collector`) calls it now and
 then. Elsewhere (macOS, Windows, musl) nothing is done.
 """

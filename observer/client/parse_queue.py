@@ -14,6 +14,7 @@ history) is handed every byte the model is fed, and every change of its size, as
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -37,10 +38,14 @@ class _Reset:
 
 @dataclass(frozen=True, slots=True)
 class _Chunk:
-    """Output waiting to be parsed: the ``number``-th chunk received."""
+    """Output waiting to be parsed: the ``number``-th chunk received; for a screen-view frame
+    whose rows a tile draws itself, those rows (reported changed, not fed) and their repaint
+    (handed to the tap, which keeps what the tile shows)."""
 
     number: int
     data: bytes
+    drawn: frozenset[int] = frozenset()
+    unfed: bytes = b""
 
 
 _Step = _Chunk | SnapshotReceived | Resized | _Reset
@@ -49,8 +54,15 @@ _Step = _Chunk | SnapshotReceived | Resized | _Reset
 class FeedTap(Protocol):
     """Told what the model was fed, just after (live rewind keeps it: :mod:`observer.recording.history`)."""
 
-    def fed(self, data: bytes, model: TerminalModel, now: float) -> None:
-        """``model`` was fed ``data`` at ``now``."""
+    def fed(
+        self,
+        data: bytes,
+        model: TerminalModel,
+        now: float,
+        whole: Callable[[], object] | None = None,
+    ) -> None:
+        """``model`` was fed ``data`` at ``now``; ``whole()`` paints into it the rows a tile
+        drew itself (before a keyframe: the model is then the whole screen)."""
 
     def resized(self, model: TerminalModel, now: float) -> None:
         """``model`` (perhaps a new one) has another size now, and nothing on it yet."""
@@ -95,6 +107,8 @@ class ParseQueue:
         """Output chunks received (each inbox chunk carries its number)."""
         self.bell_rang_last = False
         self.tap: FeedTap | None = None
+        self.unpainted: Callable[[], bytes] | None = None
+        """The repaint of the rows left unpainted (a tile drew them itself), for :meth:`whole`."""
         self.resyncs = 0
         """The newest output chunk, once parsed, rang the bell."""
         self._shown: dict[int, tuple[object, ...]] = {}
@@ -112,9 +126,13 @@ class ParseQueue:
             self._inbox.append(_Chunk(self.chunks, data))
             self.backlog += len(data)
 
-    def rows_repainted(self, data: bytes) -> None:
-        """A screen-view frame's repaint of the rows that changed, fed as output."""
-        self._inbox.append(_Chunk(self.chunks, data))
+    def rows_repainted(
+        self, data: bytes, drawn: frozenset[int] = frozenset(), unfed: bytes = b""
+    ) -> None:
+        """A screen-view frame's repaint of the rows that changed, fed as output; the rows
+        ``drawn`` (a tile draws them from the frame itself) are reported changed with it, and
+        their repaint ``unfed`` goes to the tap, not to the model."""
+        self._inbox.append(_Chunk(self.chunks, data, drawn, unfed))
         self.backlog += len(data)
 
     def replace(self, snapshot: SnapshotReceived) -> None:
@@ -152,7 +170,7 @@ class ParseQueue:
         """Paint rows read now: after the output waiting, or at once when none waits."""
         last = self._inbox[-1] if self._inbox else None
         if isinstance(last, _Chunk):  # the same chunk: the bell is still judged on it alone
-            self._inbox[-1] = _Chunk(last.number, last.data + data)
+            self._inbox[-1] = _Chunk(last.number, last.data + data, last.drawn, last.unfed)
             self.backlog += len(data)
         else:  # nothing waits, or a snapshot does (which paints every row again)
             self._changed(self._feed(data, 0.0), False)
@@ -166,6 +184,8 @@ class ParseQueue:
             self._step(inbox.popleft(), now)
             return 0
         parts: list[bytes] = []
+        drawn: frozenset[int] = frozenset()
+        unfed = b""
         size, last = 0, 0
         while inbox and isinstance(inbox[0], _Chunk) and size < budget:
             if parts and inbox[0].number == self.chunks:
@@ -173,6 +193,8 @@ class ParseQueue:
             chunk = inbox.popleft()
             assert isinstance(chunk, _Chunk)
             data, last = chunk.data, chunk.number
+            if chunk.drawn or chunk.unfed:
+                drawn, unfed = drawn | chunk.drawn, unfed + chunk.unfed
             if size + len(data) > budget:
                 inbox.appendleft(_Chunk(last, data[budget - size :]))
                 data = data[: budget - size]
@@ -181,12 +203,12 @@ class ParseQueue:
         self.backlog -= size
         model = self.model
         bells = model.bells
-        dirty = self._feed(b"".join(parts) if len(parts) > 1 else parts[0], now)
+        dirty = self._feed(b"".join(parts) if len(parts) > 1 else parts[0], now, unfed)
         if last == self.chunks and not (inbox and isinstance(inbox[0], _Chunk)):
             self.bell_rang_last = model.bells != bells
         self._life.title = model.title or self._life.title
         self._notified(now)
-        self._changed(dirty, False)
+        self._changed(dirty, False, drawn)
         return size
 
     def check_backlog(self, now: float) -> None:
@@ -222,11 +244,18 @@ class ParseQueue:
         self._notified(now)
         self._changed(set(), True)
 
-    def _feed(self, data: bytes, now: float) -> set[int]:
+    def _feed(self, data: bytes, now: float, unfed: bytes = b"") -> set[int]:
         dirty = self.model.feed(data)
         if self.tap is not None:
-            self.tap.fed(data, self.model, now)
+            self.tap.fed(unfed + data if unfed else data, self.model, now, self.whole)
         return dirty
+
+    def whole(self) -> None:
+        """Paint into the model the rows a tile drew itself: the model is the whole screen."""
+        if self.unpainted is not None:
+            data = self.unpainted()
+            if data:
+                self.model.feed(data)
 
     def _resized(self, now: float) -> None:
         if self.tap is not None:
@@ -243,12 +272,12 @@ class ParseQueue:
         if not all(isinstance(event, BellRung) for event in events):
             self._outlet.status_changed()
 
-    def _changed(self, dirty: set[int], whole: bool) -> None:
+    def _changed(self, dirty: set[int], whole: bool, drawn: frozenset[int] = frozenset()) -> None:
         if whole:
             self._shown.clear()
         else:
             dirty = self._rows_that_changed(dirty)  # none: the cursor may still have moved
-        self._outlet.post(ScreenChanged(frozenset(dirty), whole))
+        self._outlet.post(ScreenChanged(drawn | dirty if drawn else frozenset(dirty), whole))
 
     def _rows_that_changed(self, dirty: set[int]) -> set[int]:
         """The rows among ``dirty`` whose cells differ from when they were last reported.

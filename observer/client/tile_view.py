@@ -28,6 +28,8 @@ TILE_FPS = 5
 and each frame of 40 tiles costs the compositor what a full-size view costs: a faster rate
 costs more of a core for no shorter lag (docs/benchmarks.md, "Figures behind constants")."""
 
+_NONE: set[int] = set()
+
 RowsShown = Callable[[int, int, int, int], range]
 """``rows(cols, rows, x, y)``: the rows a view shows of a screen of that size, cursor at (x, y)."""
 
@@ -59,6 +61,9 @@ class TileView:
         self._columns: int | None = None
         """How many columns from the first the view shows (``None``: all)."""
         self._read: tuple[range, set[int]] = (range(0), set())
+        self._drawn = False
+        """The view draws the rows it shows from the frames itself (:meth:`line`)."""
+        queue.unpainted = self._unpainted
 
     def allowed(self) -> bool:
         """Whether the screen view may be asked: only of a peer that can send it, and never for
@@ -83,14 +88,31 @@ class TileView:
         adapter = self._life.adapter
         if view != self.asked and adapter is not None:
             self.asked = view
+            if view == "screen":  # the peer's first frame paints it all: none kept from before
+                self._screen = ScreenView()
             self._outlet.send(adapter.encode_view(view, self._fps))
             self.paint_unread()  # a full view reads every row: at once, not at the snapshot
 
-    def show_rows(self, rows: RowsShown | None, columns: int | None = None) -> None:
+    def show_rows(
+        self, rows: RowsShown | None, columns: int | None = None, *, drawn: bool = False
+    ) -> None:
         """Which rows the view shows (``None``: all of them), and how many columns of them
-        from the first (``None``: all); paint those waiting."""
-        self._rows, self._columns = rows, columns
+        from the first (``None``: all); paint those waiting. ``drawn``: the view draws them
+        from the frames itself (:meth:`line`), so none is painted into the model for it."""
+        self._rows, self._columns, self._drawn = rows, columns, drawn and rows is not None
         self.paint_unread()
+
+    def drawing(self) -> bool:
+        """Whether the view draws its rows from the frames (:meth:`line`) rather than the model."""
+        return self._drawn and self.asked == "screen" and self.wanted == "screen"
+
+    def line(self, row: int) -> str | None:
+        """Row ``row`` as the last frame paints it (SGR and text), where the view draws it from
+        the frames (``None``: the model holds it)."""
+        if not self.drawing():
+            return None
+        lines = self._screen.lines
+        return lines[row] if 0 <= row < len(lines) else None
 
     def frame(self, event: ScreenReceived) -> None:
         """Rows that changed: their repaint is fed like output; a frame that replaces the
@@ -115,6 +137,11 @@ class TileView:
         if whole:
             queue.drop_waiting_output()  # the frame replaces all of it
             queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
+        elif self.drawing() and changed:
+            # The view draws them: reported changed, and the rows it shows kept by the tap.
+            assert self._rows is not None
+            shown = changed.intersection(self._rows(view.cols, view.rows, *view.cursor))
+            queue.rows_repainted(data, frozenset(changed), view.painted(shown))
         else:
             queue.rows_repainted(data)
 
@@ -135,12 +162,21 @@ class TileView:
         if data:
             self._queue.paint(data)
 
+    def _unpainted(self) -> bytes:
+        """The repaint of every row left unpainted, whole (the model is then the whole screen)."""
+        view = self._screen
+        if not (view.unpainted or view.cut) or not self._queue.show:
+            return b""
+        return view.repaint(view.due(set(), None), notifications=False)
+
     def _rows_read(self) -> set[int] | None:
-        """The rows of the screen view's screen that the view shows (``None``: all; kept:
-        not to be changed)."""
+        """The rows of the screen view's screen that the view reads from the model (``None``:
+        all; kept: not to be changed): none where it draws them from the frames."""
         view = self._screen
         if self._rows is None or self.asked != "screen" or self.wanted != "screen":
             return None
+        if self._drawn:
+            return _NONE
         rows = self._rows(view.cols, view.rows, *view.cursor)
         if rows != self._read[0]:  # the same rows at most frames: the set is made once
             self._read = (rows, set(rows))

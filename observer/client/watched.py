@@ -223,12 +223,20 @@ class WatchedSession(SessionReads):
         continued with no gap: the peer sends a last frame and a snapshot at the same offset)."""
         self._tile.choose(view, fps)
 
-    def show_rows(self, rows: RowsShown | None, columns: int | None = None) -> None:
+    def show_rows(
+        self, rows: RowsShown | None, columns: int | None = None, *, drawn: bool = False
+    ) -> None:
         """Which rows the view shows of a screen of ``cols`` x ``rows`` with the cursor at
         ``(x, y)``: ``rows(cols, rows, x, y)`` (a tile's crop); ``None``: all of them; and how
         many columns from the first (``None``: all) (:mod:`observer.client.tile_view` says
-        when the others are painted)."""
-        self._tile.show_rows(rows, columns)
+        when the others are painted); ``drawn``: the view draws them from the screen view's
+        frames itself (:meth:`screen_line`)."""
+        self._tile.show_rows(rows, columns, drawn=drawn)
+
+    def screen_line(self, row: int) -> str | None:
+        """Row ``row`` as the screen view's last frame paints it (SGR and text), where the view
+        draws its rows from the frames (``None``: :attr:`model` holds it)."""
+        return self._tile.line(row)
 
     def shown_changed(self) -> None:
         """The view's crop may show other rows now (it was resized): paint those waiting."""

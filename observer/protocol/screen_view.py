@@ -107,16 +107,27 @@ class ScreenView:
                     text = short
                 elif cut:
                     cut.pop(y, None)
-                out.append(f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{text}")
+                out.append(_row(y, text))
         x, y = self.cursor
         out.append(f"\x1b[0m\x1b[{y + 1};{x + 1}H\x1b[?25{'h' if self.cursor_visible else 'l'}")
         if notifications:
             out.extend(map(notification_sequence, self.notifications))
         return "".join(out).encode()
 
+    def painted(self, rows: Iterable[int]) -> bytes:
+        """The repaint of ``rows`` whole (each cleared and painted), nothing else: what a view
+        that draws them itself would have been fed (nothing here changes)."""
+        lines, height = self.lines, self.rows
+        return "".join(_row(y, lines[y]) for y in sorted(rows) if 0 <= y < height).encode()
+
     def text(self) -> list[str]:
         """The rows as plain text (SGR removed), trailing blanks trimmed."""
         return [_SGR.sub("", line).rstrip() for line in self.lines]
+
+
+def _row(y: int, text: str) -> str:
+    """Row ``y`` cleared and painted with ``text`` (ECMA-48 CUP, SGR 0 and EL 2)."""
+    return f"\x1b[{y + 1};1H\x1b[0m\x1b[2K{text}"
 
 
 def cut_row(text: str, columns: int) -> str:

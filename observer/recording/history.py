@@ -39,7 +39,7 @@ import contextlib
 import io
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,12 +145,19 @@ class SessionHistory:
 
     # -- what the core hands over ------------------------------------------------------------------
 
-    def fed(self, data: bytes, model: TerminalModel, now: float) -> None:
+    def fed(
+        self,
+        data: bytes,
+        model: TerminalModel,
+        now: float,
+        whole: Callable[[], object] | None = None,
+    ) -> None:
         """``model`` was fed ``data`` at ``now``.
 
         Output is gathered for :data:`COALESCE` seconds into one event, timed at its last chunk.
         The model has been fed ``data`` already, so a keyframe is taken only when the event
-        written holds it too (a keyframe shows the screen after every event before it)."""
+        written holds it too (a keyframe shows the screen after every event before it); and
+        ``whole()`` is called first, where given, to paint the rows a tile drew itself."""
         if self.error is not None:
             return
         time = self._time(now)
@@ -162,6 +169,8 @@ class SessionHistory:
             self._pending_since = time
         self._pending_last = time
         if self._keyframe_due(self._pending_size, time):
+            if whole is not None:
+                whole()
             self._write_pending(model)
 
     def resized(self, model: TerminalModel, now: float) -> None:

@@ -251,6 +251,12 @@ def glyphs_to_segments(
     return _segments(_parts(glyphs, cursor_x, matches), palette, _PEN, _TEXT, _pen_key)
 
 
+def pen_style(styles: StyleCache, pen: Cell, mark: Mark = Mark.NONE) -> Style:
+    """The style a cell drawn in ``pen`` (and ``mark``) gets from :func:`glyphs_to_segments`
+    (``styles``: the palette's :func:`style_cache`)."""
+    return styles.get(_pen_key(("", pen), mark))
+
+
 def glyph_span(glyphs: Sequence[tuple[str, Cell]], left: int, width: int) -> tuple[int, int, int]:
     """The glyphs a view ``width`` columns wide from column ``left`` draws, as ``(start, end,
     cells)``: ``glyphs[start:end]`` fill ``cells`` columns from column ``start``. It starts at a

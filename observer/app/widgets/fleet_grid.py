@@ -107,6 +107,8 @@ class FleetGrid(Widget, can_focus=True):
         self._drawn = GridPieces(self, "fleet-grid")
         self._restyle = strips.StyleFilters()
         """The tiles' rows' styles through the line filters (each style once)."""
+        self._texts = strips.TextRows()
+        """The rows the tiles draw from their frames, by text (shared: an agent's lines recur)."""
         self._changed: set[Tile] = set()
         self._listeners: list[Callable[[set[int], bool], None]] = []
         self._timer: Timer | None = None
@@ -152,6 +154,7 @@ class FleetGrid(Widget, can_focus=True):
     def set_palette(self, palette: Palette) -> None:
         """Draw every tile's terminal in other colours."""
         self.palette = palette
+        self._texts.clear()
         for tile in self.tiles:
             tile.clear()
         self._forget()
@@ -372,6 +375,7 @@ class FleetGrid(Widget, can_focus=True):
                 blank,
                 filters=filters,
                 styles=self._restyle,
+                texts=self._texts,
                 background=self._drawn.background,
             )
         side = self._drawn.made(

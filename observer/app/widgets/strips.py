@@ -8,6 +8,7 @@ that continues past a cropped edge gets a mark there, as vim marks a line that d
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.segment import Segment
@@ -16,8 +17,22 @@ from textual.color import Color
 from textual.filter import LineFilter
 from textual.strip import Strip
 
-from observer.render.rich_cells import Palette, glyph_span, glyphs_to_segments
+from observer.client.recording_policy import RESET
+from observer.render.rich_cells import (
+    Mark,
+    Palette,
+    glyph_span,
+    glyphs_to_segments,
+    pen_style,
+    style_cache,
+)
 from observer.terminal import Cell, TerminalModel
+
+_SGR_SPLIT = re.compile(r"(\x1b\[[0-9;:]*m)")
+_RESETS = ("\x1b[0;", "\x1b[0m", "\x1b[m")
+
+ROW_CACHES = 1024
+"""Entries each parser cache of :class:`TextRows`' model keeps (every tile's rows pass there)."""
 
 MORE_LEFT = "‹"
 MORE_RIGHT = "›"
@@ -56,6 +71,131 @@ def screen_row(
         matches = tuple((first - start, last - start) for first, last in matches)
     segments = glyphs_to_segments(glyphs[start:end], palette, cursor, matches)
     return placed(Strip(segments, length), left - start, width, blank)
+
+
+class TextRows:
+    """Rows drawn from their repaint (SGR and text, as the screen view's frames carry them)
+    rather than from a model, as :func:`screen_row` draws the same row fed to a model.
+
+    A row of printable ASCII and SGRs is cut into runs at its SGRs, each run's pen found once
+    per distinct run of SGRs (fed to a scratch model, so a pen is what the emulator makes of
+    them): no cell is made. Any other row is fed to the scratch model whole and drawn from
+    there. The strips are kept by text, shared by every tile.
+
+    Args:
+        limit: strips (and pens) kept at most (forgotten all at once past it).
+    """
+
+    def __init__(self, limit: int = 1024) -> None:
+        self._limit = limit
+        self._strips: dict[tuple[object, ...], Strip] = {}
+        self._pens: dict[str, Cell] = {}
+        self._model = TerminalModel(1, 1, 0, ROW_CACHES)
+
+    def clear(self) -> None:
+        """Forget every strip (the palette changed)."""
+        self._strips.clear()
+
+    def strip(
+        self,
+        text: str,
+        cols: int,
+        palette: Palette,
+        *,
+        cursor: int | None,
+        left: int,
+        width: int,
+        blank: Style,
+    ) -> Strip:
+        """The row ``text`` of a screen ``cols`` wide as :func:`screen_row` draws it."""
+        key = (text, cols, cursor, left, width, blank)
+        strips = self._strips
+        kept = strips.get(key)
+        if kept is not None:
+            return kept
+        if len(strips) >= self._limit:
+            strips.clear()
+        segments = (
+            self._plain(text, cols, palette, cursor=cursor, left=left, width=width)
+            if text.isascii()
+            else None
+        )
+        if segments is not None:
+            start = max(0, min(left, cols))
+            length = min(cols, left + width) - start if left >= 0 else cols
+            strip = placed(Strip(segments, length), left - start, width, blank)
+        else:
+            model = self._fed(text.encode("utf-8", "surrogatepass"), cols)
+            strip = screen_row(
+                model, 0, palette, cursor=cursor, left=left, width=width, blank=blank
+            )
+        strips[key] = strip
+        return strip
+
+    def _fed(self, data: bytes, cols: int | None = None) -> TerminalModel:
+        """The scratch model, ``cols`` wide (``None``: as it is), fed ``data`` afresh (a
+        sequence left open cut off, every mode reset: nothing one row sets reaches the next)."""
+        model = self._model
+        if cols is not None and model.cols != cols:
+            model = self._model = TerminalModel(cols, 1, 0, ROW_CACHES)
+        model.feed(RESET + data)
+        model.take_notifications()
+        return model
+
+    def _pen(self, sgrs: str) -> Cell:
+        """The pen ``sgrs`` set from the default one (the emulator's reading of them)."""
+        pen = self._pens.get(sgrs)
+        if pen is None:
+            if len(self._pens) >= self._limit:
+                self._pens.clear()
+            pen = self._pens[sgrs] = self._fed(sgrs.encode() + b"X").glyphs(0)[0][1]
+        return pen
+
+    def _plain(
+        self, text: str, cols: int, palette: Palette, *, cursor: int | None, left: int, width: int
+    ) -> list[Segment] | None:
+        """The segments of columns ``left`` to ``left + width`` of a row of printable ASCII and
+        SGRs (``None``: the row holds something else), as :func:`glyphs_to_segments` makes
+        them from the model's row: the cursor's cell marked, the blank after the text in the
+        default pen."""
+        start = max(0, min(left, cols))
+        end = min(cols, left + width) if left >= 0 else cols
+        runs: list[tuple[str, Cell]] = []
+        pen, sgrs, x = self._pen(""), "", 0
+        for index, piece in enumerate(_SGR_SPLIT.split(text)):
+            if index % 2:  # an SGR: a reset starts the pen afresh, else it changes the last
+                sgrs = piece if piece.startswith(_RESETS) else sgrs + piece
+                pen = self._pen(sgrs)
+            elif piece:
+                if not piece.isprintable():
+                    return None  # a control or an escape other than an SGR
+                if x < end:
+                    runs.append((piece, pen))
+                x += len(piece)
+        if x > cols:
+            return None  # longer than the row: the model wraps or drops it
+        if x < end:
+            runs.append((" " * (end - x), self._pen("")))
+        segments: list[Segment] = []
+        styles = style_cache(palette)
+        at = 0
+        for piece, own in runs:  # the columns shown, the cursor's cell on its own
+            low, high = max(start, at), min(end, at + len(piece))
+            if low < high:
+                part = piece[low - at : high - at]
+                if cursor is not None and low <= cursor < high:
+                    cut = cursor - low
+                    if cut:
+                        segments.append(Segment(part[:cut], pen_style(styles, own)))
+                    segments.append(Segment(part[cut], pen_style(styles, own, Mark.CURSOR)))
+                    if cut + 1 < len(part):
+                        segments.append(Segment(part[cut + 1 :], pen_style(styles, own)))
+                else:
+                    segments.append(Segment(part, pen_style(styles, own)))
+            at += len(piece)
+            if at >= end:
+                break
+        return segments
 
 
 def overlaid(strip: Strip, start: int, stop: int, style: Style) -> Strip:

@@ -32,6 +32,7 @@ from observer.app.widgets.viewport import Geometry, Window, window
 from observer.client import state_words
 from observer.client.status import SessionStatus
 from observer.client.tile_view import TILE_FPS
+from observer.protocol.screen_view import cut_row
 from observer.render.rich_cells import Palette
 
 SYNC_TIMEOUT = 0.15
@@ -100,7 +101,7 @@ class Tile:
 
     def _tell_rows_shown(self) -> None:
         """Tell the session the rows the tile shows, and up to which column of them."""
-        self.session.show_rows(self.rows_shown, FROM_COLUMN + self.width or None)
+        self.session.show_rows(self.rows_shown, FROM_COLUMN + self.width or None, drawn=True)
 
     def clear(self) -> None:
         """Forget every painted row (the palette changed)."""
@@ -175,6 +176,7 @@ class Tile:
         *,
         filters: tuple[LineFilter, ...],
         styles: strips.StyleFilters,
+        texts: strips.TextRows,
         background: Color,
     ) -> Strip:
         """Row ``y`` of the tile's terminal part through the app's line ``filters`` (applied
@@ -192,8 +194,21 @@ class Tile:
         kept = self._strips.get(row)
         if kept is not None and kept[0] == key:
             return kept[1]
+        text = None if row < 0 else self.session.screen_line(row)
         if row < 0:
             strip = Strip.blank(self.width, blank)
+        elif text is not None:  # as the frame paints it, up to the columns shown
+            if shown.left >= 0:
+                text = cut_row(text, shown.left + self.width)
+            strip = texts.strip(
+                text,
+                model.cols,
+                palette,
+                cursor=cursor,
+                left=shown.left,
+                width=self.width,
+                blank=blank,
+            )
         else:
             strip = strips.screen_row(
                 model, row, palette, cursor=cursor, left=shown.left, width=self.width, blank=blank

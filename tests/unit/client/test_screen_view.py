@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.tile_view import TILE_FPS
@@ -18,6 +19,9 @@ from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters import ProtocolName
 from observer.protocol.screen_frames import Screen
+from observer.recording.history import SessionHistory
+from observer.replay.playback import Moved
+from observer.replay.rewind import Rewind
 from observer.server.notification_log import NotificationLog
 from observer.server.screen_sync import RowVersions, ScreenFeed
 from observer.terminal import TerminalModel
@@ -356,3 +360,51 @@ def test_the_prompt_recognisers_read_whole_the_rows_a_narrow_tile_cut() -> None:
     attention = session.status(10.0).attention  # quiet long enough: the recognisers read it
     assert attention is not None and attention.reason == "needs permission"
     assert session.model.text()[18] == "Do you want to proceed?"
+
+
+def test_a_tile_that_draws_its_rows_from_the_frames_feeds_its_model_only_the_cursor() -> None:
+    session, agent = tile(), Agent(rows=20)
+    session.show_rows(crop_of(3), drawn=True)
+    agent.prints(b"".join(b"line %d\r\n" % n for n in range(19)) + b"$ ")
+    session.received(agent.frame(force=True), 1.0)  # the full frame that starts the view
+    drain(session)
+    assert session.model.text() == agent.model.text()
+    session.take_events()
+    agent.prints(b"\x1b[2;1Hearly\x1b[18;1Hlate\x1b[20;5H")  # rows 1 and 17 change
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert repainted(session, 20) == [{1, 17}]  # the view draws what it shows of them
+    assert session.screen_line(17) == "late 17" == agent.model.text()[17]
+    assert session.model.text()[17] == "line 17"  # not parsed: the view drew it from the frame
+    assert (session.model.cursor_x, session.model.cursor_y) == (4, 19)
+    session.choose_view("stream")  # opened: the full view reads the model, every row of it
+    assert session.screen_line(17) is None
+    assert session.model.text() == agent.model.text()
+
+
+def test_a_drawn_tiles_history_keeps_what_it_showed_and_keyframes_whole_screens(
+    tmp_path: Path,
+) -> None:
+    session, agent = tile(), Agent(rows=20)
+    session.show_rows(crop_of(3), drawn=True)
+    agent.prints(b"\r\n" * 19)
+    session.received(agent.frame(force=True), 1.0)
+    drain(session)
+    history = SessionHistory(tmp_path, session.model, now=100.0, spacing=1.0)
+    session.tap_feed(history)
+    agent.prints(b"\x1b[19;1Hshown once\x1b[20;1H")  # a row the tile shows, written once
+    session.received(agent.frame(), 2.0)
+    session.feed(1 << 20, 100.0)
+    for n in range(40):  # then only a row it does not show, for 20 s
+        agent.prints(b"\x1b[3;1H\x1b[2Kcount %d\x1b[20;1H" % n)
+        session.received(agent.frame(), 3.0 + n)
+        session.feed(1 << 20, 100.5 + n / 2)
+    history.flush(session.model, 121.0)
+    assert len(history.keyframes.keyframes) > 3
+    live = history.time_of(121.0)
+    rewind = Rewind(history.timeline, history.keyframes)
+    rewind.seek(20.0, live)
+    assert rewind.player.model.text()[18] == "shown once"
+    for moment in (15.25, 8.25, 2.75):  # going back: each from the keyframe before it
+        assert rewind.seek(moment, live) == Moved(set(range(20)), True)
+        assert rewind.player.model.text()[18] == "shown once", moment

@@ -8,7 +8,10 @@ tile's crop); the others wait, so a tile costs the rows it shows, and are painte
 read: when a frame or :meth:`WatchedSession.shown_changed` finds them shown, when the prompt
 recognisers look at the screen, or when the full view asks for the stream. A tile that shows
 only a row's first columns (it shows the screen from its left edge) has rows painted up to
-there; the recognisers and the full view, which read rows whole, have them painted whole.
+there; the recognisers and the full view, which read rows whole, have them painted whole. A
+view that draws the rows it shows from the frames itself (a dashboard tile: :meth:`line`) has
+none painted for it: its model is fed the cursor and the notifications, and the rows wait for
+whoever reads the model (live rewind's history before a keyframe too: :meth:`_unpainted`).
 """
 
 from __future__ import annotations
@@ -138,10 +141,11 @@ class TileView:
             queue.drop_waiting_output()  # the frame replaces all of it
             queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
         elif self.drawing() and changed:
-            # The view draws them: reported changed, and the rows it shows kept by the tap.
+            # The view draws them: reported changed, and the rows it shows (as far as it shows
+            # them) kept by the tap, as it would have been fed them.
             assert self._rows is not None
             shown = changed.intersection(self._rows(view.cols, view.rows, *view.cursor))
-            queue.rows_repainted(data, frozenset(changed), view.painted(shown))
+            queue.rows_repainted(data, frozenset(changed), view.painted(shown, self._columns))
         else:
             queue.rows_repainted(data)
 

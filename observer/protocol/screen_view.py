@@ -114,11 +114,16 @@ class ScreenView:
             out.extend(map(notification_sequence, self.notifications))
         return "".join(out).encode()
 
-    def painted(self, rows: Iterable[int]) -> bytes:
-        """The repaint of ``rows`` whole (each cleared and painted), nothing else: what a view
-        that draws them itself would have been fed (nothing here changes)."""
+    def painted(self, rows: Iterable[int], columns: int | None = None) -> bytes:
+        """The repaint of ``rows`` (each cleared and painted, up to ``columns`` columns where
+        given: :func:`cut_row`), nothing else: what a view that draws them itself shows of them
+        (nothing here changes)."""
         lines, height = self.lines, self.rows
-        return "".join(_row(y, lines[y]) for y in sorted(rows) if 0 <= y < height).encode()
+        return "".join(
+            _row(y, lines[y] if columns is None else cut_row(lines[y], columns))
+            for y in sorted(rows)
+            if 0 <= y < height
+        ).encode()
 
     def text(self) -> list[str]:
         """The rows as plain text (SGR removed), trailing blanks trimmed."""

@@ -27,6 +27,7 @@ SGRS = [
     b"\x1b[39m", b"\x1b[38:5:200m", b"\x1b[9;97;100m", b"\x1b[8m", b"\x1b[5m", b"\x1b[22m",
 ]  # fmt: skip
 TEXTS = ["plain", "a b  c", "─│›●", "宽字", "e\u0301", "x" * 30, "-_/.:", "→ ok", "🙂"]
+TEXTS += ["é\u00a0ñ", "\u200fbidi"]  # a no-break space, a bidi control
 
 
 def cells(strip: Strip) -> list[tuple[str, Style | None]]:

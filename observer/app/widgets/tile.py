@@ -13,9 +13,11 @@ why the session failed; its progress where it reports one; the rest of the label
 A tile asks its session for the screen's state rather than the byte stream (the screen view:
 the server sends the rows that changed, at most :data:`TILE_FPS` times a second), where the peer
 can send it and nothing records the session; the session core decides that. The tile tells its
-session which rows its crop shows: the rows it does not show are painted into its model only
-when they are read (:meth:`~observer.client.watched.WatchedSession.show_rows`), so a tile costs
-the rows it shows (and of those, the columns it shows).
+session which rows its crop shows, and draws them from the frames itself
+(:meth:`~observer.client.watched.WatchedSession.screen_line`, drawn by
+:class:`~observer.app.widgets.strips.TextRows`): no row is parsed into its model until someone
+reads the model (the prompt recognisers, the full view), so a tile costs the rows it shows (and
+of those, the columns it shows), and those without a parse.
 """
 
 from __future__ import annotations

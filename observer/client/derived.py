@@ -78,6 +78,6 @@ class Derived:
         if self._life.exited or last is None or now - last < WAIT_AFTER_DIALOG:
             return None
         model = self._queue.model
-        self._tile.paint_unread(rows_read(model.cursor_y))  # what a tile's crop left unpainted
+        self._tile.paint_unread(rows_read(self._tile.cursor_row()))  # what a crop left unpainted
         prompt = self._attention.prompt(model)
         return prompt if prompt is not None and now - last >= settle_time(prompt.where) else None

@@ -9,9 +9,10 @@ read: when a frame or :meth:`WatchedSession.shown_changed` finds them shown, whe
 recognisers look at the screen, or when the full view asks for the stream. A tile that shows
 only a row's first columns (it shows the screen from its left edge) has rows painted up to
 there; the recognisers and the full view, which read rows whole, have them painted whole. A
-view that draws the rows it shows from the frames itself (a dashboard tile: :meth:`line`) has
-none painted for it: its model is fed the cursor and the notifications, and the rows wait for
-whoever reads the model (live rewind's history before a keyframe too: :meth:`_unpainted`).
+view that draws the rows it shows from the frames itself (a dashboard tile: :meth:`line` and
+:meth:`cursor`) has none painted for it: its model is fed the agent's notifications alone, and
+the rows and the cursor wait for whoever reads the model (live rewind's history before a
+keyframe too: :meth:`_unpainted`).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ class TileView:
         self._read: tuple[range, set[int]] = (range(0), set())
         self._drawn = False
         """The view draws the rows it shows from the frames itself (:meth:`line`)."""
+        self._cursor_unfed = False
+        """The model has not been fed the last frame's cursor (the view took it: :meth:`cursor`)."""
         queue.unpainted = self._unpainted
 
     def allowed(self) -> bool:
@@ -109,6 +112,19 @@ class TileView:
         """Whether the view draws its rows from the frames (:meth:`line`) rather than the model."""
         return self._drawn and self.asked == "screen" and self.wanted == "screen"
 
+    def cursor(self) -> tuple[int, int, bool] | None:
+        """The cursor (column, row, visible) as the last frame places it, where the view draws
+        from the frames (``None``: the model's)."""
+        view = self._screen
+        if not (self.drawing() and view.rows):
+            return None
+        return (*view.cursor, view.cursor_visible)
+
+    def cursor_row(self) -> int:
+        """The row the cursor is on, as the view shows it."""
+        cursor = self.cursor()
+        return self._queue.model.cursor_y if cursor is None else cursor[1]
+
     def line(self, row: int) -> str | None:
         """Row ``row`` as the last frame paints it (SGR and text), where the view draws it from
         the frames (``None``: the model holds it)."""
@@ -140,12 +156,16 @@ class TileView:
         if whole:
             queue.drop_waiting_output()  # the frame replaces all of it
             queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
-        elif self.drawing() and changed:
-            # The view draws them: reported changed, and the rows it shows (as far as it shows
-            # them) kept by the tap, as it would have been fed them.
+        elif self.drawing():
+            # The view draws the rows and the cursor: the model is fed what the agent sent to
+            # be noticed alone; the rows are reported changed, and the rows the view shows (as
+            # far as it shows them) and the cursor go to the tap, as a model would be fed them.
             assert self._rows is not None
             shown = changed.intersection(self._rows(view.cols, view.rows, *view.cursor))
-            queue.rows_repainted(data, frozenset(changed), view.painted(shown, self._columns))
+            notices = view.notified()
+            self._cursor_unfed = True
+            unfed = view.painted(shown, self._columns) + data[: len(data) - len(notices)]
+            queue.rows_repainted(notices, frozenset(changed), unfed)
         else:
             queue.rows_repainted(data)
 
@@ -153,12 +173,14 @@ class TileView:
         """Paint the rows that wait unpainted and are read now, and the rows in ``also``
         whole (the prompt recognisers read them whole)."""
         view = self._screen
-        if not (view.unpainted or view.cut) or not self._queue.show:
+        if not (view.unpainted or view.cut or self._cursor_unfed) or not self._queue.show:
             return
         read = self._rows_read()
         columns = None if read is None else self._columns
         rows = view.due(set(), read, columns)
-        data = view.repaint(rows, notifications=False, columns=columns) if rows else b""
+        fed = rows or self._cursor_unfed  # (the repaint places the cursor)
+        self._cursor_unfed = False
+        data = view.repaint(rows, notifications=False, columns=columns) if fed else b""
         if read is not None and also:
             whole = view.due(set(), set(also))
             if whole:
@@ -169,8 +191,9 @@ class TileView:
     def _unpainted(self) -> bytes:
         """The repaint of every row left unpainted, whole (the model is then the whole screen)."""
         view = self._screen
-        if not (view.unpainted or view.cut) or not self._queue.show:
+        if not (view.unpainted or view.cut or self._cursor_unfed) or not self._queue.show:
             return b""
+        self._cursor_unfed = False
         return view.repaint(view.due(set(), None), notifications=False)
 
     def _rows_read(self) -> set[int] | None:

@@ -107,7 +107,7 @@ class WatchedSession(SessionReads):
 
     def question(self) -> Question:
         """What the screen asks now, as the recognisers read it (told to a notify command)."""
-        self._tile.paint_unread(rows_read(self._queue.model.cursor_y))
+        self._tile.paint_unread(rows_read(self._tile.cursor_row()))
         return read_question(self._queue.model, self._attention.recognisers)
 
     def take_events(self) -> list[SessionEvent]:
@@ -232,6 +232,11 @@ class WatchedSession(SessionReads):
         when the others are painted); ``drawn``: the view draws them from the screen view's
         frames itself (:meth:`screen_line`)."""
         self._tile.show_rows(rows, columns, drawn=drawn)
+
+    def screen_cursor(self) -> tuple[int, int, bool] | None:
+        """The cursor (column, row, visible) as the screen view's last frame places it, where
+        the view draws its rows from the frames (``None``: :attr:`model`'s)."""
+        return self._tile.cursor()
 
     def screen_line(self, row: int) -> str | None:
         """Row ``row`` as the screen view's last frame paints it (SGR and text), where the view

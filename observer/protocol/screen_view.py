@@ -114,6 +114,11 @@ class ScreenView:
             out.extend(map(notification_sequence, self.notifications))
         return "".join(out).encode()
 
+    def notified(self) -> bytes:
+        """The last frame's notifications as the sequences a model reports (the end of
+        :meth:`repaint`'s bytes)."""
+        return "".join(map(notification_sequence, self.notifications)).encode()
+
     def painted(self, rows: Iterable[int], columns: int | None = None) -> bytes:
         """The repaint of ``rows`` (each cleared and painted, up to ``columns`` columns where
         given: :func:`cut_row`), nothing else: what a view that draws them itself shows of them

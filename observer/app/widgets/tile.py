@@ -128,10 +128,9 @@ class Tile:
 
     def take_changes(self) -> list[int] | None:
         """The terminal rows of the tile to draw again since the last call (None: all)."""
-        model = self.session.model
         old, self._window = self._window, None
         shown = self.window()
-        cursor = (model.cursor_x, model.cursor_y, model.cursor_visible)
+        cursor = self.cursor()
         if cursor != self._cursor:
             self._pending |= {self._cursor[1], cursor[1]}
             self._cursor = cursor
@@ -146,13 +145,22 @@ class Tile:
 
     # -- drawing --------------------------------------------------------------------------------
 
+    def cursor(self) -> tuple[int, int, bool]:
+        """The cursor (column, row, visible) where the tile draws it: as the frames place it
+        where the tile draws its rows from them, else as its session's model has it."""
+        drawn = self.session.screen_cursor()
+        if drawn is not None:
+            return drawn
+        model = self.session.model
+        return int(model.cursor_x), int(model.cursor_y), bool(model.cursor_visible)
+
     def window(self) -> Window:
         """The part of the remote screen the tile shows: the rows around the cursor, from the
         lines' start (where text begins: a tile is read at a glance, the cursor's column may be
         far right), or centred."""
         if self._window is None:
             model = self.session.model
-            cursor_x, cursor_y = int(model.cursor_x), int(model.cursor_y)
+            cursor_x, cursor_y, _ = self.cursor()
             self._window = window(
                 Geometry(
                     int(model.cols), int(model.rows), cursor_x, cursor_y, 0, self.width, self.height
@@ -189,8 +197,8 @@ class Tile:
         row = shown.first + y - shown.pad_top
         if not (0 <= y - shown.pad_top < shown.count and 0 <= row < model.rows):
             row = -1  # a blank row (centred: above or below the screen)
-        visible = model.cursor_visible and row == model.cursor_y
-        cursor = int(model.cursor_x) if visible else None
+        cursor_x, cursor_y, visible = self.cursor()
+        cursor = cursor_x if visible and row == cursor_y else None
         version = self._versions.get(row, 0)
         key = (self._epoch, version, cursor, shown.left, self.width, blank, filters, background)
         kept = self._strips.get(row)

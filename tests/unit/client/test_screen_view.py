@@ -362,7 +362,7 @@ def test_the_prompt_recognisers_read_whole_the_rows_a_narrow_tile_cut() -> None:
     assert session.model.text()[18] == "Do you want to proceed?"
 
 
-def test_a_tile_that_draws_its_rows_from_the_frames_feeds_its_model_only_the_cursor() -> None:
+def test_a_tile_that_draws_its_rows_from_the_frames_leaves_its_model_until_it_is_read() -> None:
     session, agent = tile(), Agent(rows=20)
     session.show_rows(crop_of(3), drawn=True)
     agent.prints(b"".join(b"line %d\r\n" % n for n in range(19)) + b"$ ")
@@ -375,11 +375,13 @@ def test_a_tile_that_draws_its_rows_from_the_frames_feeds_its_model_only_the_cur
     drain(session)
     assert repainted(session, 20) == [{1, 17}]  # the view draws what it shows of them
     assert session.screen_line(17) == "late 17" == agent.model.text()[17]
+    assert session.screen_cursor() == (4, 19, True)
     assert session.model.text()[17] == "line 17"  # not parsed: the view drew it from the frame
-    assert (session.model.cursor_x, session.model.cursor_y) == (4, 19)
+    assert (session.model.cursor_x, session.model.cursor_y) == (2, 19)  # nor the cursor
     session.choose_view("stream")  # opened: the full view reads the model, every row of it
-    assert session.screen_line(17) is None
+    assert session.screen_line(17) is None and session.screen_cursor() is None
     assert session.model.text() == agent.model.text()
+    assert (session.model.cursor_x, session.model.cursor_y) == (4, 19)
 
 
 def test_a_drawn_tiles_history_keeps_what_it_showed_and_keyframes_whole_screens(
@@ -408,3 +410,14 @@ def test_a_drawn_tiles_history_keeps_what_it_showed_and_keyframes_whole_screens(
     for moment in (15.25, 8.25, 2.75):  # going back: each from the keyframe before it
         assert rewind.seek(moment, live) == Moved(set(range(20)), True)
         assert rewind.player.model.text()[18] == "shown once", moment
+
+
+def test_the_recognisers_read_a_drawn_tiles_rows_around_the_cursor_the_frames_place() -> None:
+    session, agent = cropped_tile(2)  # its model's cursor on the last row
+    session.show_rows(crop_of(2), drawn=True)
+    agent.prints(b"\x1b[2J\x1b[2;1HDo you want to proceed?\x1b[4;1H")  # far above it now
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.model.text()[1] == ""  # drawn from the frame, not painted
+    attention = session.status(10.0).attention  # quiet long enough: the recognisers read it
+    assert attention is not None and attention.reason == "needs permission"

@@ -61,8 +61,8 @@ class FeedTap(Protocol):
         now: float,
         whole: Callable[[], object] | None = None,
     ) -> None:
-        """``model`` was fed ``data`` at ``now``; ``whole()`` paints into it the rows a tile
-        drew itself (before a keyframe: the model is then the whole screen)."""
+        """``model`` was fed ``data`` at ``now``; ``whole()`` paints into it what a tile drew
+        itself (before a keyframe: the model is then what the tile showed)."""
 
     def resized(self, model: TerminalModel, now: float) -> None:
         """``model`` (perhaps a new one) has another size now, and nothing on it yet."""
@@ -245,13 +245,14 @@ class ParseQueue:
         self._changed(set(), True)
 
     def _feed(self, data: bytes, now: float, unfed: bytes = b"") -> set[int]:
-        dirty = self.model.feed(data)
+        dirty = self.model.feed(data) if data else set()  # (a drawn tile's frame: often none)
         if self.tap is not None:
             self.tap.fed(unfed + data if unfed else data, self.model, now, self.whole)
         return dirty
 
     def whole(self) -> None:
-        """Paint into the model the rows a tile drew itself: the model is the whole screen."""
+        """Paint into the model what a tile drew itself (the rows it showed, the cursor): the
+        model is then what the tile showed, as if it had been fed it."""
         if self.unpainted is not None:
             data = self.unpainted()
             if data:

@@ -189,12 +189,18 @@ class TileView:
             self._queue.paint(data)
 
     def _unpainted(self) -> bytes:
-        """The repaint of every row left unpainted, whole (the model is then the whole screen)."""
+        """The repaint of the rows the view shows that wait unpainted (as far as it shows
+        them), and the cursor: the model is then what the view showed, as if fed it (a view
+        that paints the model shows every row: all of them)."""
         view = self._screen
         if not (view.unpainted or view.cut or self._cursor_unfed) or not self._queue.show:
             return b""
         self._cursor_unfed = False
-        return view.repaint(view.due(set(), None), notifications=False)
+        if not (self._drawn and self._rows is not None and view.rows):
+            return view.repaint(view.due(set(), None), notifications=False)
+        shown = set(self._rows(view.cols, view.rows, *view.cursor))
+        rows = view.due(set(), shown, self._columns)
+        return view.repaint(rows, notifications=False, columns=self._columns)
 
     def _rows_read(self) -> set[int] | None:
         """The rows of the screen view's screen that the view reads from the model (``None``:

@@ -157,7 +157,7 @@ class SessionHistory:
         Output is gathered for :data:`COALESCE` seconds into one event, timed at its last chunk.
         The model has been fed ``data`` already, so a keyframe is taken only when the event
         written holds it too (a keyframe shows the screen after every event before it); and
-        ``whole()`` is called first, where given, to paint the rows a tile drew itself."""
+        ``whole()`` is called first, where given, to paint what a tile drew itself."""
         if self.error is not None:
             return
         time = self._time(now)

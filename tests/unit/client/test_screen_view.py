@@ -384,7 +384,7 @@ def test_a_tile_that_draws_its_rows_from_the_frames_leaves_its_model_until_it_is
     assert (session.model.cursor_x, session.model.cursor_y) == (4, 19)
 
 
-def test_a_drawn_tiles_history_keeps_what_it_showed_and_keyframes_whole_screens(
+def test_a_drawn_tiles_history_keeps_what_it_showed_in_its_events_and_keyframes(
     tmp_path: Path,
 ) -> None:
     session, agent = tile(), Agent(rows=20)

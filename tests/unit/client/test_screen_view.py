@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from observer.app.recogniser_files import built_in_recognisers
 from observer.client.tile_view import TILE_FPS
 from observer.client.watched import WatchedSession
@@ -119,8 +121,10 @@ def test_frames_become_the_tiles_model_through_the_inbox_with_only_changed_rows_
     assert (session.model.cursor_x, session.model.cursor_y) == (model.cursor_x, model.cursor_y)
 
 
-def test_a_notification_or_a_bell_in_a_frame_is_the_tiles_attention() -> None:
+@pytest.mark.parametrize("drawn", [False, True], ids=["painted", "drawn"])
+def test_a_notification_or_a_bell_in_a_frame_is_the_tiles_attention(drawn: bool) -> None:
     session, agent = tile(), Agent()
+    session.show_rows(crop_of(3), drawn=drawn)  # a tile that draws its rows: its model gets them
     agent.prints(b"working\r\n")
     session.received(agent.frame(), 1.0)
     drain(session)
@@ -134,6 +138,7 @@ def test_a_notification_or_a_bell_in_a_frame_is_the_tiles_attention() -> None:
     assert attention is not None and attention.reason == "needs permission"
     assert attention.text == "Claude needs your permission to use Bash"
     quiet = tile()
+    quiet.show_rows(crop_of(3), drawn=drawn)
     quiet.received(agent.frame(force=True), 1.0)
     drain(quiet)
     agent.prints(b"\x07")

@@ -167,9 +167,12 @@ class ParseQueue:
         self.backlog = 0
 
     def paint(self, data: bytes) -> None:
-        """Paint rows read now: after the output waiting, or at once when none waits."""
+        """Paint rows read now: after the output waiting, or at once when none waits that
+        repaints rows (a drawn tile's frames carry none: the rows painted are newer)."""
         last = self._inbox[-1] if self._inbox else None
-        if isinstance(last, _Chunk):  # the same chunk: the bell is still judged on it alone
+        if isinstance(last, _Chunk) and any(
+            isinstance(step, _Chunk) and not step.unfed for step in self._inbox
+        ):  # the same chunk: the bell is still judged on it alone
             self._inbox[-1] = _Chunk(last.number, last.data + data, last.drawn, last.unfed)
             self.backlog += len(data)
         else:  # nothing waits, or a snapshot does (which paints every row again)

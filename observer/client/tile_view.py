@@ -95,6 +95,7 @@ class TileView:
         if view != self.asked and adapter is not None:
             self.asked = view
             if view == "screen":  # the peer's first frame paints it all: none kept from before
+                self._paint_all()  # meanwhile the model shows what the last frames did
                 self._screen = ScreenView()
             self._outlet.send(adapter.encode_view(view, self._fps))
             self.paint_unread()  # a full view reads every row: at once, not at the snapshot
@@ -187,6 +188,13 @@ class TileView:
                 data += view.repaint(whole, notifications=False)
         if data:
             self._queue.paint(data)
+
+    def _paint_all(self) -> None:
+        """Paint every row (and the cursor) the frames left unpainted into the model, whole."""
+        view = self._screen
+        if (view.unpainted or view.cut or self._cursor_unfed) and self._queue.show:
+            self._cursor_unfed = False
+            self._queue.paint(view.repaint(view.due(set(), None), notifications=False))
 
     def _unpainted(self) -> bytes:
         """The repaint of the rows the view shows that wait unpainted (as far as it shows

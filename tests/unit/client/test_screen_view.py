@@ -20,6 +20,7 @@ from observer.client.watched import WatchedSession
 from observer.protocol import frames as f
 from observer.protocol.adapter import Message
 from observer.protocol.adapters import ProtocolName
+from observer.protocol.adapters.native import NativeAdapter
 from observer.protocol.screen_frames import Screen
 from observer.recording.history import SessionHistory
 from observer.replay.playback import Moved
@@ -426,3 +427,31 @@ def test_the_recognisers_read_a_drawn_tiles_rows_around_the_cursor_the_frames_pl
     assert session.model.text()[1] == ""  # drawn from the frame, not painted
     attention = session.status(10.0).attention  # quiet long enough: the recognisers read it
     assert attention is not None and attention.reason == "needs permission"
+
+
+def test_a_drawn_tile_that_reconnects_shows_the_last_frame_until_the_next_comes() -> None:
+    session, agent = cropped_tile(2)
+    session.show_rows(crop_of(2), drawn=True)
+    agent.prints(b"\x1b[19;1Hlast words\x1b[20;3H")
+    session.received(agent.frame(), 2.0)
+    drain(session)
+    assert session.screen_line(18) == "last words" and session.model.text()[18] == ""
+    session.connection_closed("dropped", code=None, now=3.0)
+    assert session.screen_line(18) == "last words"  # the last frame, while the link is down
+    session.connection_opened(NativeAdapter(), 4.0)  # asks for the screen again; no frame yet
+    drain(session)
+    assert session.screen_line(18) is None  # the model draws it, until the first frame
+    assert session.model.text()[18] == "last words"
+    assert (session.model.cursor_x, session.model.cursor_y) == (2, 19)
+
+
+def test_opening_a_drawn_tile_paints_its_rows_before_the_frames_still_waiting() -> None:
+    session, agent = cropped_tile(2)
+    session.show_rows(crop_of(2), drawn=True)
+    agent.prints(b"\x1b[5;1Hnewest\x1b[20;1H")
+    session.received(agent.frame(), 2.0)  # not parsed yet: it waits in the inbox
+    assert session.pending
+    session.choose_view("stream")  # those frames carry no row: the rows are painted at once
+    assert session.model.text()[4] == "newest"
+    drain(session)
+    assert session.model.text() == agent.model.text()

@@ -1,16 +1,20 @@
-"""What parsing a dashboard tile's screen frame costs, alone and among 40 tiles.
+"""What parsing a tile's screen frame into its model costs, alone and among 40 tiles.
+
+A dashboard's tiles no longer parse their frames: they draw the rows they show from the frames'
+text (``observer.app.widgets.strips.TextRows``), because of what this measures. It measures a
+tile whose model is fed the rows it shows (``show_rows`` without ``drawn``), as the tiles were.
 
 Run: ``python -m tests.benchmarks.tile_parse [--frames 300]``
 
 Ink-like agents (the fleet benchmark's: a 29-line region from a pool of 500 truecolour lines, 3
 lines changed a frame, a stamped status line; 120x40) drawn into the server's own models, their
 screen frames made as ``observer serve`` makes a tile's (5 a second), and applied by tile sessions
-that show the bottom six rows cut to 38 columns, as a 40-tile dashboard's tiles do. The bytes
+that show the bottom six rows cut to 38 columns, as a 40-tile dashboard's tiles did. The bytes
 each tile's model is fed are kept, then fed again to fresh models and timed (CPU time per feed,
 best of 3):
 
 - to 10 models in turn (each model's caches stay warm);
-- to 40 models in turn (what a 40-agent dashboard does);
+- to 40 models in turn (what a 40-agent dashboard did);
 - to 40 models with about 8 MB of other memory read between two feeds (the rest of the
   dashboard's work between two frames of one tile: the other tiles, the grid, Textual).
 

@@ -149,32 +149,30 @@ class TileView:
         whole = event.full or (event.cols, event.rows) != (view.cols, view.rows)
         changed = view.apply(event)
         if whole:
-            data = view.repaint(changed)
-        else:
-            read = self._rows_read()
-            columns = None if read is None else self._columns
-            data = view.repaint(view.due(changed, read, columns), columns=columns)
-        if whole:
             queue.drop_waiting_output()  # the frame replaces all of it
+            data = view.repaint(changed)
             queue.queue(SnapshotReceived(data, event.cols, event.rows, event.offset, False))
         elif self.drawing():
             # The view draws the rows and the cursor: the model is fed what the agent sent to
-            # be noticed alone; the rows are reported changed, and the rows the view shows (as
-            # far as it shows them) and the cursor go to the tap, as a model would be fed them.
+            # be noticed alone; the rows wait unpainted and are reported changed, and the rows
+            # the view shows (as far as it shows them) and the cursor go to the tap, as a model
+            # would be fed them.
             assert self._rows is not None
+            view.due(changed, _NONE)
             shown = changed.intersection(self._rows(view.cols, view.rows, *view.cursor))
-            notices = view.notified()
             self._cursor_unfed = True
-            unfed = view.painted(shown, self._columns) + data[: len(data) - len(notices)]
-            queue.rows_repainted(notices, frozenset(changed), unfed)
+            unfed = view.painted(shown, self._columns) + view.repaint((), notifications=False)
+            queue.rows_repainted(view.notified(), frozenset(changed), unfed)
         else:
-            queue.rows_repainted(data)
+            read = self._rows_read()
+            columns = None if read is None else self._columns
+            queue.rows_repainted(view.repaint(view.due(changed, read, columns), columns=columns))
 
     def paint_unread(self, also: range = range(0)) -> None:
         """Paint the rows that wait unpainted and are read now, and the rows in ``also``
         whole (the prompt recognisers read them whole)."""
         view = self._screen
-        if not (view.unpainted or view.cut or self._cursor_unfed) or not self._queue.show:
+        if not self._waiting():
             return
         read = self._rows_read()
         columns = None if read is None else self._columns
@@ -189,10 +187,16 @@ class TileView:
         if data:
             self._queue.paint(data)
 
+    def _waiting(self) -> bool:
+        """Whether the model lacks something the frames brought: a row left unpainted or
+        painted only in part, or the cursor (and the model is fed at all)."""
+        view = self._screen
+        return bool(view.unpainted or view.cut or self._cursor_unfed) and self._queue.show
+
     def _paint_all(self) -> None:
         """Paint every row (and the cursor) the frames left unpainted into the model, whole."""
         view = self._screen
-        if (view.unpainted or view.cut or self._cursor_unfed) and self._queue.show:
+        if self._waiting():
             self._cursor_unfed = False
             self._queue.paint(view.repaint(view.due(set(), None), notifications=False))
 
@@ -201,7 +205,7 @@ class TileView:
         them), and the cursor: the model is then what the view showed, as if fed it (a view
         that paints the model shows every row: all of them)."""
         view = self._screen
-        if not (view.unpainted or view.cut or self._cursor_unfed) or not self._queue.show:
+        if not self._waiting():
             return b""
         self._cursor_unfed = False
         if not (self._drawn and self._rows is not None and view.rows):

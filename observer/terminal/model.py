@@ -230,6 +230,11 @@ class TerminalModel:
         drawing it at once (:func:`observer.render.rich_cells.glyphs_to_segments`), before the next feed."""
         return self._screen.grid[y]
 
+    def all_narrow(self, text: str) -> bool:
+        """Whether every character of ``text`` takes exactly one column, as this model draws
+        it (one cell each)."""
+        return self._screen.all_narrow(text)
+
     def row_key(self, y: int) -> tuple[object, ...]:
         """Visible row ``y`` as a value equal exactly when the row's cells are (cheap: no cells
         are built; for telling which rows a redraw really changed)."""

@@ -27,13 +27,10 @@ from observer.render.rich_cells import (
     style_cache,
 )
 from observer.terminal import Cell, TerminalModel
-from observer.terminal.cells import char_width
 
 _SGR_SPLIT = re.compile(r"(\x1b\[[0-9;:]*m)")
 _RESETS = ("\x1b[0;", "\x1b[0m", "\x1b[m")
 
-NARROW_KEPT = 4096
-"""Characters :class:`TextRows` remembers as narrow at most (forgotten all at once past it)."""
 ROW_CACHES = 1024
 """Entries each parser cache of :class:`TextRows`' model keeps (every tile's rows pass there)."""
 
@@ -80,10 +77,11 @@ class TextRows:
     """Rows drawn from their repaint (SGR and text, as the screen view's frames carry them)
     rather than from a model, as :func:`screen_row` draws the same row fed to a model.
 
-    A row of printable narrow characters (one column each) and SGRs is cut into runs at its SGRs, each run's pen found once
-    per distinct run of SGRs (fed to a scratch model, so a pen is what the emulator makes of
-    them): no cell is made. Any other row is fed to the scratch model whole and drawn from
-    there. The strips are kept by text, shared by every tile.
+    A row of characters one column wide (as the emulator judges them) and SGRs is cut into
+    runs at its SGRs, each run's pen found once per distinct run of SGRs (fed to a scratch
+    model, so a pen is what the emulator makes of them): no cell is made. Any other row is fed
+    to the scratch model whole and drawn from there. The strips are kept by text, shared by
+    every tile.
 
     Args:
         limit: strips (and pens) kept at most (forgotten all at once past it).
@@ -93,7 +91,6 @@ class TextRows:
         self._limit = limit
         self._strips: dict[tuple[object, ...], Strip] = {}
         self._pens: dict[str, Cell] = {}
-        self._narrow_chars: set[str] = set()
         self._model = TerminalModel(1, 1, 0, ROW_CACHES)
 
     def clear(self) -> None:
@@ -151,28 +148,13 @@ class TextRows:
             pen = self._pens[sgrs] = self._fed(sgrs.encode() + b"X").glyphs(0)[0][1]
         return pen
 
-    def _narrow(self, text: str) -> bool:
-        """Whether every character of ``text`` is printable and takes one column, as the
-        emulator draws it (one cell each)."""
-        chars = set(text)
-        narrow = self._narrow_chars
-        if chars <= narrow:
-            return True
-        if len(narrow) >= NARROW_KEPT:
-            narrow.clear()
-        for char in chars - narrow:
-            if char_width(char) != 1 or not char.isprintable():
-                return False
-            narrow.add(char)
-        return True
-
     def _plain(
         self, text: str, cols: int, palette: Palette, *, cursor: int | None, left: int, width: int
     ) -> list[Segment] | None:
-        """The segments of columns ``left`` to ``left + width`` of a row of printable narrow
-        characters and SGRs (``None``: the row holds something else), as :func:`glyphs_to_segments` makes
-        them from the model's row: the cursor's cell marked, the blank after the text in the
-        default pen."""
+        """The segments of columns ``left`` to ``left + width`` of a row of characters one
+        column wide and SGRs (``None``: the row holds something else), as
+        :func:`glyphs_to_segments` makes them from the model's row: the cursor's cell marked,
+        the blank after the text in the default pen."""
         start = max(0, min(left, cols))
         end = min(cols, left + width) if left >= 0 else cols
         runs: list[tuple[str, Cell]] = []
@@ -182,7 +164,8 @@ class TextRows:
                 sgrs = piece if piece.startswith(_RESETS) else sgrs + piece
                 pen = self._pen(sgrs)
             elif piece:
-                if not (piece.isascii() and piece.isprintable()) and not self._narrow(piece):
+                plain = piece.isascii() and piece.isprintable()
+                if not (plain or self._model.all_narrow(piece)):
                     return None  # a control, an escape other than an SGR, a wide character
                 if x < end:
                     runs.append((piece, pen))

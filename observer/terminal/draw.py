@@ -63,6 +63,7 @@ class DrawMixin(EditMixin):
     #: reads this one flag; the setters below (and the mode setters of the screen, the only
     #: places insert mode and autowrap change in place) keep it current.
     plain_draw: bool = False
+    plain_text: bool = False  # plain_draw, but for the wide characters met (their seams mended)
     _g0: str = cs.LAT1_MAP
     _g1: str = cs.VT100_MAP
     _shift: int = 0
@@ -70,14 +71,14 @@ class DrawMixin(EditMixin):
 
     def refresh_plain_draw(self) -> None:
         """Recompute :attr:`plain_draw` after the state it depends on changed."""
-        self.plain_draw = (
+        self.plain_text = (
             self._g0 is cs.LAT1_MAP
             and not self._shift
-            and not self._wide
             and self.link is None
             and mo.IRM not in getattr(self, "mode", ())
             and mo.DECAWM in getattr(self, "mode", ())
         )
+        self.plain_draw = self.plain_text and not self._wide
 
     @property
     def g0_charset(self) -> str:
@@ -146,6 +147,15 @@ class DrawMixin(EditMixin):
                 self._caches.clear()
             cache = self._caches[id(pen)] = CellCache(pen)
         self._pen, self._pen_cells = attrs, cache
+        return cache
+
+    def glyphs_of(self, pen: Cell) -> CellCache:
+        """The glyphs of ``pen`` (a pen an SGR made: no link), the drawing pen left as it is."""
+        cache = self._caches.get(id(pen))
+        if cache is None or cache.attrs is not pen:
+            if len(self._caches) >= 512:  # bounds memory: at most 512 pens cached
+                self._caches.clear()
+            cache = self._caches[id(pen)] = CellCache(pen)
         return cache
 
     def all_narrow(self, data: str) -> bool:

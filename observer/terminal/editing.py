@@ -56,7 +56,10 @@ class EditMixin(ScrollMixin):
 
     def _blank(self) -> Glyph:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
-        bg = self.cursor.attrs.bg
+        return self.blank_of(self.cursor.attrs.bg)
+
+    def blank_of(self, bg: str) -> Glyph:
+        """A blank cell of background ``bg`` (one object per background)."""
         if bg == "default":
             return ERASED
         blank = self._blanks.get(bg)

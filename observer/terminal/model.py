@@ -35,7 +35,7 @@ class History(Sequence[Sequence[Cell]]):
     """
 
     def __init__(self, screen: VTScreen) -> None:
-        self._rows = screen.history
+        self._rows, self._built = screen.history, screen.built
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -47,7 +47,7 @@ class History(Sequence[Sequence[Cell]]):
     def __getitem__(self, index: int | slice) -> Sequence[Cell] | Sequence[Sequence[Cell]]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self._rows)))]
-        return public(self._rows[index])
+        return public(self._built(self._rows[index]))
 
 
 class TerminalModel:

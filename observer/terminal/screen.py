@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections import defaultdict, deque
+from collections.abc import Callable
 from typing import Any
 
 from pyte import charsets as cs
@@ -27,6 +28,7 @@ from observer.terminal.cells import (
 from observer.terminal.draw import ASCII_PRINTABLE
 from observer.terminal.links import Links
 from observer.terminal.notifications import Notifications
+from observer.terminal.pending import Block, Pending
 from observer.terminal.reflow import reflow
 from observer.terminal.reports import ReportsMixin
 
@@ -54,10 +56,14 @@ class VTScreen(ReportsMixin):
     def __init__(self, columns: int, lines: int, scrollback: int = 10_000) -> None:
         # Rows that scrolled off: lists moved out of the grid, never changed afterwards
         # (whoever takes one back copies it), so snapshots can share them.
-        self.history: deque[Line] = deque(maxlen=max(scrollback, 0))
+        self.history: deque[Line | Pending] = deque(maxlen=max(scrollback, 0))
         # Scrollback rows that did not scroll off the screen (re-wrapping pushed them there):
         # growing the window does not bring them back (tmux's ``hscrolled``).
         self.unscrolled = 0
+        # Builds the rows of a log's lines kept as text (given by the stream: it decodes the
+        # SGRs), and the pens SGRs made of pens there (see observer.terminal.logged).
+        self.build_block: Callable[[VTScreen, Block], list[Line]] | None = None
+        self.pen_steps: dict[tuple[int, str], tuple[Cell, Cell]] = {}
         # The last pen met once and the pen it was decoded from (see ActionCompiler._sgr).
         self.derived_pen: Cell | None = None
         self.derived_from: Cell = BLANK
@@ -105,6 +111,13 @@ class VTScreen(ReportsMixin):
         self.last_char = ""
         self.g1_charset = cs.LAT1_MAP  # xterm and tmux: G1 is ASCII until designated
         self.set_link(None)  # tmux resets the cell, its link included
+
+    def built(self, row: Line | Pending) -> Line:
+        """A scrollback row, built if it was kept as text."""
+        if type(row) is not Pending:
+            return row  # type: ignore[return-value]
+        assert self.build_block is not None  # a stream made it: it gave the builder
+        return row.block.rows(lambda block: self.build_block(self, block))[row.index]  # type: ignore[misc]
 
     @property
     def display(self) -> list[str]:
@@ -164,7 +177,9 @@ class VTScreen(ReportsMixin):
         pulled = 0
         if not self.alternate:
             pulled = min(lines - self.lines, self.hscrolled)
-            back = [fit(thawed(self.history.pop()), self.columns) for _ in range(pulled)]
+            back = [
+                fit(thawed(self.built(self.history.pop())), self.columns) for _ in range(pulled)
+            ]
             self.grid[:0] = back[::-1]  # copies: snapshots share scrollback rows
             self.cursor.y += pulled
         self.grid.extend(blank_grid(self.columns, lines - self.lines - pulled))
@@ -172,7 +187,7 @@ class VTScreen(ReportsMixin):
     def _reflow(self, columns: int) -> None:
         """Re-wrap the scrollback and the screen at ``columns``; as in tmux, the screen shows
         the last rows, and a cursor whose row went into the scrollback goes home."""
-        rows = [*self.history, *self.grid]
+        rows = [*map(self.built, self.history), *self.grid]
         at = len(self.history) + self.cursor.y
         erased = set(map(id, self._blanks.values()))
         out, (x, row), hscrolled = reflow(

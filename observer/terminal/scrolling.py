@@ -18,6 +18,7 @@ from typing import Any
 import pyte
 
 from observer.terminal.cells import ERASED, Glyph, Grid, Line, VTCursor, WrappedLine, blank_grid
+from observer.terminal.pending import Pending
 
 
 class ScrollMixin(pyte.Screen):
@@ -27,7 +28,7 @@ class ScrollMixin(pyte.Screen):
     grid: Grid
     alternate: bool
     dirty_all: bool  # every visible row changed (cheaper than listing them)
-    history: deque[Line]
+    history: deque[Line | Pending]
     unscrolled: int
 
     def _region(self) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from pyte.screens import Margins
 from observer.terminal.cells import Cell, Glyph, Grid, Line, SavedCursor, frozen, thawed
 from observer.terminal.links import Link
 from observer.terminal.notifications import Notifications, Partial
+from observer.terminal.pending import Pending
 from observer.terminal.screen import VTScreen
 from observer.terminal.stream import VTStream
 
@@ -26,7 +27,7 @@ class TerminalSnapshot:
     other: Rows
     alternate: bool
     other_size: tuple[int, int]
-    history: tuple[Line, ...]
+    history: tuple[Line | Pending, ...]  # pending rows are built where they are read
     unscrolled: int
     cursor: tuple[int, int, Cell, bool]
     link: Link | None  # the OSC 8 link open

@@ -22,9 +22,10 @@ from itertools import accumulate, islice
 import pyte
 from pyte import charsets as cs
 
-from observer.terminal import erased, scrolled
+from observer.terminal import erased, logged, scrolled
 from observer.terminal.actions import MAX_CACHED, Prefix, noop
 from observer.terminal.cells import BLANK, Cell
+from observer.terminal.logged import LogDrawer
 from observer.terminal.screen import VTScreen
 from observer.terminal.sequences import CSI_PATTERN, ESC, ESCAPE_PATTERN, SequenceReader
 from observer.terminal.texts import TRAILING_SGRS, WORD_HEAD, WORD_MAX, Known, TextDrawer
@@ -50,7 +51,7 @@ _TOKEN = re.compile(
 _RUNS = re.compile(rf"{_RUN}*+")
 
 
-class VTStream(SequenceReader, TextDrawer, pyte.Stream):
+class VTStream(SequenceReader, TextDrawer, LogDrawer, pyte.Stream):
     """Parse bytes into calls on a :class:`VTScreen`.
 
     Args:
@@ -60,6 +61,7 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
     def __init__(self, screen: VTScreen, caches: int = MAX_CACHED) -> None:
         super().__init__(None, strict=False)
         self.screen = screen
+        screen.build_block = logged.build_rows
         self._max_cached = caches
         self.listener = screen
         self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -114,6 +116,8 @@ class VTStream(SequenceReader, TextDrawer, pyte.Stream):
             skipped = self.skip_scrolled(data)
             if skipped:
                 data = data[skipped:]
+        if len(data) >= logged.MIN_LINES:
+            data = self.draw_log_lines(data)
         self.feed_text(self.decoder.decode(data))
 
     def _skip_erased_draws(self, data: bytes) -> bytes:

@@ -38,6 +38,7 @@ def _state(m: TerminalModel) -> tuple[object, ...]:
         [is_wrapped(m.line(y)) for y in range(m.rows)],
         m.to_ansi(unfinished=True),
         [list(row) for row in m.history],
+        [is_wrapped(row) for row in m.history],
     )
 
 
@@ -111,17 +112,24 @@ def test_a_long_build_log_is_the_screen_every_byte_gives(
 # -- what is skipped, and what is not -------------------------------------------------------
 
 
-def _parsed(m: TerminalModel) -> list[int]:
-    """Count the characters the model's parser is given from now on."""
+def _parsed(m: TerminalModel, *, lines: bool = True) -> list[int]:
+    """Count the characters the model's parser is given from now on (with ``lines``, and
+    those of a log's lines it draws a line at a time: ``observer.terminal.logged``)."""
     stream = m._stream
     count = [0]
-    feed_text = stream.feed_text
+    feed_text, draw_lines = stream.feed_text, stream._lines
 
     def counted(text: str) -> None:
         count[0] += len(text)
         feed_text(text)
 
+    def drawn(taken: list[str]) -> None:
+        count[0] += sum(len(line) + 2 for line in taken)
+        draw_lines(taken)
+
     stream.feed_text = counted  # type: ignore[method-assign]
+    if lines:
+        stream._lines = drawn  # type: ignore[method-assign]
     return count
 
 

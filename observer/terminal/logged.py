@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from observer.terminal.screen import VTScreen
 
 _SGR = r"\x1b\[[0-9;]{0,32}+m"
-#: Lines of printable ASCII and SGRs, each ended by ``CR LF``: a log's.
-LINES = re.compile(rb"(?:(?:[ -~]++|%s)*+\r\n)++" % _SGR.encode())
+#: Lines of printable ASCII and SGRs, each ended by ``CR LF`` (a PTY turns the ``CR LF`` a
+#: program writes into ``CR CR LF``, which does the same): a log's.
+LINES = re.compile(rb"(?:(?:[ -~]++|%s)*+\r++\n)++" % _SGR.encode())
 #: A line split at its SGRs (text and SGRs in turn).
 SGRS = re.compile(f"({_SGR})")
 _ONE_SGR = re.compile(_SGR)
@@ -178,11 +179,19 @@ class LogDrawer:
         end = plain_lines(data, start)
         if not end:
             return data[start:]
-        lines = data[start:end].decode("ascii").split("\r\n")
-        del lines[fitting(lines[:-1], screen.columns) :]  # and the empty one after
+        # A CR is only ever before the LF that ends a line (see LINES).
+        lines = data[start:end].decode("ascii").replace("\r", "").split("\n")
+        taken = fitting(lines[:-1], screen.columns)
+        if taken < len(lines) - 1:  # a line too wide, left to parse from its start
+            del lines[taken:]
+            end = start
+            for _ in range(taken):
+                end = data.index(b"\n", end) + 1
+        else:
+            del lines[-1]  # the empty one after the last line end
         if lines:
             self._lines(lines)
-        return data[start + sum(map(len, lines)) + 2 * len(lines) :]
+        return data[end:]
 
     def _lines(self, lines: list[str]) -> None:
         """Lines of a log from the cursor, in the first column (see the module)."""

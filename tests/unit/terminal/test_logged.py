@@ -42,7 +42,7 @@ _sgr = st.sampled_from(["\x1b[0m", "\x1b[m", "\x1b[1m", "\x1b[31m", "\x1b[44m", 
                         "\x1b[;;m", "\x1b[49m", "\x1b[2;8m"])  # fmt: skip
 _ascii = st.text(st.sampled_from([*"abc xyz|-_~0"]), max_size=30)
 _line = st.lists(st.one_of(_ascii, _ascii, _sgr, _text), max_size=6).map("".join)
-_ending = st.sampled_from(["\r\n", "\r\n", "\r\n", "\r\n", "\n", "\r\n\r\n", "\x1b[A\r\n"])
+_ending = st.sampled_from(["\r\n", "\r\n", "\r\r\n", "\r\n", "\n", "\r\n\r\n", "\x1b[A\r\n", "\r"])
 _lines = st.lists(st.tuples(_line, _ending).map("".join), min_size=1, max_size=40).map(
     lambda lines: "".join(lines).encode()
 )
@@ -167,3 +167,15 @@ def test_a_line_that_ends_inside_a_wide_character_leaves_no_half_of_it(lines: in
         m.feed(before + log)
     row = m.line(0) if lines == 1 else m.history[0]
     assert "".join(c.data for c in row) == "xyz 一一  "
+
+
+def test_a_log_through_a_pty_is_taken_as_its_program_wrote_it() -> None:
+    """A PTY turns a program's ``CR LF`` into ``CR CR LF``: the lines are taken all the same."""
+    m = TerminalModel(100, 30, scrollback=1000)
+    parsed = _parsed(m, lines=False)
+    log = _log(500).replace(b"\r\n", b"\r\r\n")
+    m.feed(log)
+    assert parsed[0] == 0
+    expected = TerminalModel(100, 30, scrollback=1000)
+    _one_at_a_time(log, expected)
+    assert _state(m) == _state(expected)

@@ -12,11 +12,12 @@ BCE). So the stream takes the run of such lines at the start of a feed (:func:`p
 - the lines that scroll off before the feed ends are not drawn: their text goes to the
   scrollback as it is (:mod:`observer.terminal.pending`), and their rows are built
   the first time anyone reads them (scrolling back, a resize, a copy);
-- the others are drawn a whole line at a time (:func:`draw_line`) on their rows.
+- the others are drawn a whole line at a time (:func:`draw_line`) on their rows, a line longer
+  than the row going on below it as autowrap takes it (the row it leaves marked as continuing).
 
-Only lines that fit their row are taken (a longer one wraps), printable ASCII only (the width of
-anything else is the emulator's to decide), in a state where text draws plainly (no insert mode,
-no other character set, no link open). The screen, the scrollback and the pen after it are those
+Only printable ASCII is taken (the width of anything else is the emulator's to decide), in a
+state where text draws plainly (no insert mode, no other character set, no link open, autowrap
+on; wide characters met before are mended where a line's end splits one). The screen, the scrollback and the pen after it are those
 every byte parsed would give (compared on random input in ``tests/unit/terminal/test_logged.py``).
 """
 
@@ -28,7 +29,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from observer.terminal.actions import apply
-from observer.terminal.cells import Cell, CellCache, Line, WrappedLine, mend
+from observer.terminal.cells import ERASED, Cell, CellCache, Line, WrappedLine, mend, thawed
 from observer.terminal.pending import Block, Pending
 
 if TYPE_CHECKING:
@@ -43,7 +44,8 @@ LINES = re.compile(rb"(?:(?:[ -~]++|%s)*+\r++\n)++" % _SGR.encode())
 #: A line split at its SGRs (text and SGRs in turn).
 SGRS = re.compile(f"({_SGR})")
 _ONE_SGR = re.compile(_SGR)
-#: A feed shorter than this is parsed as usual (the scan would cost more than it saves).
+#: Fewer bytes of a log's lines than this are parsed as usual (the scan would cost more than
+#: drawing them a line at a time saves).
 MIN_LINES = 1024
 
 #: The pen an SGR (the whole sequence) makes of a pen.
@@ -51,52 +53,109 @@ Step = Callable[[Cell, str], Cell]
 
 
 def plain_lines(data: bytes, start: int = 0) -> int:
-    """Where the whole lines of a log from ``start`` in ``data`` end (0: none there)."""
+    """Where the whole lines of a log from ``start`` in ``data`` end, when they are
+    :data:`MIN_LINES` bytes or more (0: fewer: drawing them a line at a time would save less
+    than the scan cost; a log whose lines hold other sequences, ``grep``'s ``EL``, is parsed)."""
     if len(data) - start < MIN_LINES:
         return 0
     match = LINES.match(data, start)
-    return match.end() if match else 0
+    return match.end() if match and match.end() - start >= MIN_LINES else 0
 
 
-def fitting(lines: list[str], columns: int) -> int:
-    """How many of ``lines``, from the first, fit a row of ``columns`` without wrapping."""
+def spans(lines: Sequence[str], columns: int) -> list[int]:
+    """The rows each line takes: one, or as many as its text wraps onto (autowrap)."""
     if max(map(len, lines), default=0) <= columns:
-        return len(lines)
-    for i, line in enumerate(lines):
-        if len(line) > columns and len(SGRS.sub("", line)) > columns:
-            return i
-    return len(lines)
+        return [1] * len(lines)
+    return [
+        1 if len(line) <= columns else max(1, -(-len(SGRS.sub("", line)) // columns))
+        for line in lines
+    ]
 
 
 def draw_line(
-    row: Line,
     line: str,
     pen: Cell,
     step: Step,
     glyphs: Callable[[Cell], CellCache],
+    take: Callable[[Cell], Line],
     *,
     mended: bool = False,
 ) -> Cell:
-    """Draw ``line`` (text and SGRs, fitting the row) on ``row`` from its first column, starting
-    in ``pen``; returns the pen its SGRs leave. ``mended``: the row may hold wide characters,
-    one of which the text's end may split (the text's own seams are between narrow ones)."""
-    if "\x1b" not in line:
-        if line:
-            row[: len(line)] = map(glyphs(pen).__getitem__, line)
-            if mended:
-                mend(row, len(line), len(row))
-        return pen
-    x = 0
-    for i, part in enumerate(SGRS.split(line)):
+    """Draw ``line`` (text and SGRs) from the first column of the row ``take(pen)`` gives, and
+    on the next row it gives each time the text passes the last column (autowrap: asked for
+    then, in the pen of the character that wraps); nothing is taken for a line of no text.
+    Returns the pen its SGRs leave. ``mended``: the last row may hold wide characters, one of
+    which the text's end may split (every other seam is between narrow characters)."""
+    row: Line | None = None
+    x = columns = 0
+    for i, part in enumerate(SGRS.split(line) if "\x1b" in line else (line,)):
         if i & 1:
             pen = step(pen, part)
-        elif part:
-            end = x + len(part)
-            row[x:end] = map(glyphs(pen).__getitem__, part)
+            continue
+        text = part
+        while text:
+            if x == columns:
+                row, x = take(pen), 0
+                columns = len(row)
+            end = min(columns, x + len(text))
+            row[x:end] = map(glyphs(pen).__getitem__, text[: end - x])  # type: ignore[index]
+            text = text[end - x :]
             x = end
-    if mended and x:
-        mend(row, x, len(row))
+    if mended and row is not None:
+        mend(row, x, columns)
     return pen
+
+
+class _Rows:
+    """The rows lines are drawn on, in turn: what :func:`draw_line` takes."""
+
+    __slots__ = ("at", "blank", "columns", "drawn", "k", "n", "rows")
+
+    def __init__(self, rows: list[Line | None], columns: int) -> None:
+        self.rows, self.columns = rows, columns
+        self.at = self.k = self.n = 0  # the line's first row, the rows it took, its rows
+        self.blank = ERASED  # of the row the line feed before the line brings in
+        self.drawn: list[int] = []
+
+    def take(self, pen: Cell) -> Line:
+        """The line's next row (``pen``: the pen drawing on it)."""
+        i = self.at + self.k
+        row = self.rows[i]
+        if row is None:  # a row a line feed brought in (of the pen then), or a wrap (default)
+            row = [self.blank if self.k == 0 else ERASED] * self.columns
+        if self.k < self.n - 1 and type(row) is not WrappedLine:  # the text goes on below
+            row = WrappedLine(row)
+        self.rows[i] = row
+        self.drawn.append(i)
+        self.k += 1
+        return row
+
+
+def draw_lines(
+    rows: list[Line | None],
+    at: int,
+    lines: Sequence[str],
+    span: Sequence[int],
+    *,
+    columns: int,
+    pen: Cell,
+    step: Step,
+    screen: VTScreen,
+    mended: bool,
+) -> tuple[Cell, list[int]]:
+    """Draw ``lines`` on ``rows`` from row ``at`` on, each line's rows (``span``, as
+    :func:`spans` counts them) after the last one's (a
+    row of ``None``: one a line feed or a wrap brings in, blank, of the pen then), ``columns``
+    wide. Returns the pen they leave and the rows drawn on. ``mended``: rows may hold wide
+    characters."""
+    taker = _Rows(rows, columns)
+    for line, n in zip(lines, span, strict=True):
+        taker.at, taker.k, taker.n, taker.blank = at, 0, n, screen.blank_of(pen.bg)
+        pen = draw_line(line, pen, step, screen.glyphs_of, taker.take, mended=mended)
+        if rows[at] is None:  # no text: the row the line feed before brought in
+            rows[at] = [taker.blank] * columns
+        at += n
+    return pen, taker.drawn
 
 
 def pen_after(lines: Sequence[str], pen: Cell, step: Step) -> Cell:
@@ -133,18 +192,15 @@ def pen_step(screen: VTScreen, pen: Cell, sgr: str) -> Cell:
 
 def build_rows(screen: VTScreen, block: Block) -> list[Line]:
     """The rows of lines that scrolled off unseen, as drawing them would have made them."""
-    pen, bases, columns = block.pen, block.bases, block.columns
+    columns, lines = block.columns, block.lines
+    span = spans(lines, columns)
+    rows: list[Line | None] = [thawed(row) for row in block.bases]
+    rows += [None] * (sum(span) - len(rows))
     step = partial(pen_step, screen)
-    rows = []
-    for i, line in enumerate(block.lines):
-        if i < len(bases):
-            row = list(bases[i])
-            pen = draw_line(row, line, pen, step, screen.glyphs_of, mended=True)
-        else:
-            row = [screen.blank_of(pen.bg)] * columns
-            pen = draw_line(row, line, pen, step, screen.glyphs_of)
-        rows.append(row)
-    return rows
+    draw_lines(
+        rows, 0, lines, span, columns=columns, pen=block.pen, step=step, screen=screen, mended=True
+    )
+    return rows  # type: ignore[return-value]
 
 
 class LogDrawer:
@@ -161,79 +217,79 @@ class LogDrawer:
 
     def draw_log_lines(self, data: bytes) -> bytes:
         """Take the lines of a log at the start of ``data`` (after its first line end when the
-        cursor is not yet in the first column) a line at a time (see the module);
-        returns what is left to feed."""
+        cursor is not yet in the first column) a line at a time (see the module), when they
+        are :data:`MIN_LINES` or more bytes; returns what is left to feed."""
         screen = self.screen
         if not screen.plain_text or screen.margins is not None:
             return data
         start = 0
         if screen.cursor.x or not self._at_rest():
-            start = data.find(b"\r\n") + 2
-            if start < 2 or len(data) - start < MIN_LINES:
+            start = data.find(b"\n") + 1
+            if not start:
                 return data
+        end = plain_lines(data, start)
+        if not end:
+            return data
+        if start:  # the rest of the line the cursor is on, parsed first
             self.feed_text(self.decoder.decode(data[:start]))
             if screen.cursor.x or not self._at_rest() or not screen.plain_text:
                 return data[start:]
             if screen.margins is not None:
                 return data[start:]
-        end = plain_lines(data, start)
-        if not end:
-            return data[start:]
         # A CR is only ever before the LF that ends a line (see LINES).
         lines = data[start:end].decode("ascii").replace("\r", "").split("\n")
-        taken = fitting(lines[:-1], screen.columns)
-        if taken < len(lines) - 1:  # a line too wide, left to parse from its start
-            del lines[taken:]
-            end = start
-            for _ in range(taken):
-                end = data.index(b"\n", end) + 1
-        else:
-            del lines[-1]  # the empty one after the last line end
-        if lines:
-            self._lines(lines)
+        del lines[-1]  # the empty one after the last line end
+        self._lines(lines)
         return data[end:]
 
     def _lines(self, lines: list[str]) -> None:
         """Lines of a log from the cursor, in the first column (see the module)."""
         screen = self.screen
-        step, glyphs = partial(pen_step, screen), screen.glyphs_of
+        step = partial(pen_step, screen)
         grid, columns, height = screen.grid, screen.columns, screen.lines
-        y, pen, count = screen.cursor.y, screen.cursor.attrs, len(lines)
-        # The screen's rows, then those the line feeds scroll in, each line on the next.
+        y, pen = screen.cursor.y, screen.cursor.attrs
+        span = spans(lines, columns)
+        moves = sum(span)  # the rows the cursor goes down: wraps and line feeds
+        # The screen's rows, then those scrolled in below them, each line on the next.
         rows: list[Line | Pending | None] = [*grid]
-        rows += [None] * (y + count + 1 - height)
+        rows += [None] * (y + moves + 1 - height)
         first = len(rows) - height  # the rows that scroll off the top
         kept = bool(screen.history.maxlen) and not screen.alternate
-        unseen = min(max(0, first - y), count)  # lines whose rows scroll off
+        # The lines all of whose rows scroll off, and the first row of the line after them.
+        if moves == len(lines):  # no line wraps
+            unseen = min(max(0, first - y), moves)
+            at = y + unseen
+        else:
+            unseen, at = 0, y
+            while unseen < len(lines) and at + span[unseen] <= first:
+                at += span[unseen]
+                unseen += 1
         if unseen:
-            bases = grid[y : y + unseen]
-            if not kept or all(type(row) is not WrappedLine for row in bases):
-                if kept:
-                    block = Block(lines[:unseen], pen, bases, columns)
-                    rows[y : y + unseen] = [Pending(block, i) for i in range(unseen)]
-                pen = pen_after(lines[:unseen], pen, step)
-            else:  # a row whose wrap flag the scrollback keeps: drawn as the others
-                unseen = 0
-        drawn = []
-        wide = screen.wide_seen
-        for j in range(unseen, count):
-            row = rows[y + j]
-            if row is None:
-                row = rows[y + j] = [screen.blank_of(pen.bg)] * columns
-                pen = draw_line(row, lines[j], pen, step, glyphs)
-            else:
-                pen = draw_line(row, lines[j], pen, step, glyphs, mended=wide)  # type: ignore[arg-type]
-            if lines[j]:
-                drawn.append(y + j)
-        if rows[-1] is None:
-            rows[-1] = [screen.blank_of(pen.bg)] * columns
-        if first:
             if kept:
-                screen.history.extend(rows[:first])  # type: ignore[arg-type]
-            grid[:] = rows[first:]  # type: ignore[assignment]
+                block = Block(lines[:unseen], pen, grid[y:at], columns)
+                rows[y:at] = [Pending(block, i) for i in range(at - y)]
+            pen = pen_after(lines[:unseen], pen, step)
+        pen, drawn = draw_lines(
+            rows,  # type: ignore[arg-type]
+            at,
+            lines[unseen:],
+            span[unseen:],
+            columns=columns,
+            pen=pen,
+            step=step,
+            screen=screen,
+            mended=screen.wide_seen,
+        )
+        at = y + moves
+        if rows[at] is None:
+            rows[at] = [screen.blank_of(pen.bg)] * columns
+        if first and kept:
+            screen.history.extend(rows[:first])  # type: ignore[arg-type]
+        grid[:] = rows[first:]  # type: ignore[assignment]  # a row that wraps is a new one
+        if first:
             screen.dirty_all = True
         else:
             screen.dirty.update(drawn)
         cursor = screen.cursor
-        cursor.x, cursor.y, cursor.attrs = 0, y + count - first, pen
+        cursor.x, cursor.y, cursor.attrs = 0, at - first, pen
         screen.last_char = ""

@@ -37,6 +37,9 @@ class ScrollMixin(pyte.Screen):
     def _blank(self) -> Glyph:
         raise NotImplementedError  # EditMixin
 
+    def built(self, row: Line | Pending) -> Line:
+        raise NotImplementedError  # VTScreen
+
     def _mark(self, top: int, bottom: int) -> None:
         """Mark rows ``top..bottom`` changed (a whole-screen scroll just sets a flag)."""
         if top == 0 and bottom == self.lines - 1:
@@ -52,8 +55,8 @@ class ScrollMixin(pyte.Screen):
         if y >= 0:
             if type(self.grid[y]) is WrappedLine:
                 self.grid[y] = list(self.grid[y])
-        elif self.history and type(self.history[-1]) is WrappedLine:
-            self.history[-1] = list(self.history[-1])
+        elif self.history and type(self.built(self.history[-1])) is WrappedLine:
+            self.history[-1] = list(self.built(self.history[-1]))
 
     def clear_rows(self, first: int, count: int) -> None:
         """Empty ``count`` whole rows from ``first`` (tmux's ``grid_clear_lines``)."""

@@ -179,3 +179,20 @@ def test_a_log_through_a_pty_is_taken_as_its_program_wrote_it() -> None:
     expected = TerminalModel(100, 30, scrollback=1000)
     _one_at_a_time(log, expected)
     assert _state(m) == _state(expected)
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        b"\x1b[44m" + b"0" * 13 + b"\r\n" * 3,  # rows a wrap brings in are default, not blue
+        b"x\r\n" * 4 + b"\x1b[44my\r\n\x1b[0m" * 4,  # a line's own colour is not its row's
+        b"\x1b[44m\r\n" + b"ab\r\n" * 6,  # a line of SGRs alone: the row after it is blue
+        b"abcdef\r\n" * 5 + b"abcd\r\n",  # exactly two rows wide: no wrap is pending
+    ],
+    ids=["wrap", "colour of a line", "colour alone", "full rows"],
+)
+def test_the_rows_lines_bring_in_take_the_background_every_byte_gives(log: bytes) -> None:
+    with _drawing():
+        for rows in (1, 3, 8):
+            _same_as_every_byte(b"", log, b"", 2, rows, 5)
+            _same_as_every_byte(b"\x1b[42m", log, b"", 3, rows, 0)

@@ -56,7 +56,8 @@ class EditMixin(ScrollMixin):
 
     def _blank(self) -> Glyph:
         """The cell an erase leaves: blank with the pen's background (xterm's BCE)."""
-        return self.blank_of(self.cursor.attrs.bg)
+        bg = self.cursor.attrs.bg
+        return ERASED if bg == "default" else self.blank_of(bg)
 
     def blank_of(self, bg: str) -> Glyph:
         """A blank cell of background ``bg`` (one object per background)."""

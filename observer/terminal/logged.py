@@ -169,8 +169,9 @@ def pen_after(lines: Sequence[str], pen: Cell, step: Step) -> Cell:
     else:
         at = 0
     for i in range(last, len(lines)):
-        for sgr in _ONE_SGR.findall(lines[i], at if i == last else 0):
-            pen = step(pen, sgr)
+        if "\x1b" in lines[i]:
+            for sgr in _ONE_SGR.findall(lines[i], at if i == last else 0):
+                pen = step(pen, sgr)
     return pen
 
 

@@ -143,11 +143,10 @@ def draw_lines(
     screen: VTScreen,
     mended: bool,
 ) -> tuple[Cell, list[int]]:
-    """Draw ``lines`` on ``rows`` from row ``at`` on, each line's rows (``span``, as
-    :func:`spans` counts them) after the last one's (a
-    row of ``None``: one a line feed or a wrap brings in, blank, of the pen then), ``columns``
-    wide. Returns the pen they leave and the rows drawn on. ``mended``: rows may hold wide
-    characters."""
+    """Draw ``lines`` on ``rows``, ``columns`` wide, from row ``at`` on: each line on its rows
+    (``span``, as :func:`spans` counts them) after the last one's. A row of ``None`` is one a
+    line feed or a wrap brings in: blank, of the pen then. Returns the pen the lines leave and
+    the rows drawn on. ``mended``: rows may hold wide characters."""
     taker = _Rows(rows, columns)
     for line, n in zip(lines, span, strict=True):
         taker.at, taker.k, taker.n, taker.blank = at, 0, n, screen.blank_of(pen.bg)

@@ -3,13 +3,15 @@ alone, and keys under a flood in the real app. Not collected by pytest.
 
 Run from the repository root::
 
-    python -m tests.benchmarks.live [--mib 8] [--presses 40] [--flood-repeat 6]
+    python -m tests.benchmarks.live [--mib 8] [--presses 40] [--flood-repeat 6] [--idle-client]
 
 - pipeline: a program in the server's PTY ``cat``s an agent-like corpus (plain log, coloured
   listings, full-screen redraws); a real ``Connection`` feeds every frame into a
   ``TerminalModel``; MB/s from the start of the output to the client holding its end, as a ratio
   to feeding the same bytes into a model directly (goal >= 0.8); the two are measured in turns
-  (:data:`PIPELINE_TURNS` each, best kept), so both see the machine's load alike;
+  (:data:`PIPELINE_TURNS` each, best kept), so both see the machine's load alike; with
+  ``--idle-client`` also with a client that parses nothing: the server is what bounds the
+  pipeline on two cores, and a client that keeps up makes it slower, not faster;
 - keys: the app (``ObserverApp`` in ``run_test``, live connection, control mode) presses a key
   every 50 ms while the agent floods (the corpus FLOOD_REPEAT times: 48 MiB by default); latency is from the press to the byte arriving at the PTY
   (the program logs its stdin), p50/p99, idle and under the flood, against a bare WebSocket echo
@@ -173,8 +175,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def pipeline(folder: Path, data: bytes) -> tuple[float, int]:
-    """MB/s through server and client into a model, and how many snapshots replaced bytes."""
+async def pipeline(folder: Path, data: bytes, parse: bool = True) -> tuple[float, int]:
+    """MB/s through server and client into a model, and how many snapshots replaced bytes.
+    ``parse=False``: the client feeds its model nothing (what the figure owes to its work)."""
     async with Agent(folder, data) as agent:
         connection = Client(agent.settings(), Secret(agent.token), show=False)
         model, tail, gaps = TerminalModel(*SIZE), b"", 0
@@ -190,7 +193,8 @@ async def pipeline(folder: Path, data: bytes) -> tuple[float, int]:
                         agent.go()
                         started = time.monotonic()
                 elif isinstance(event, OutputReceived):
-                    model.feed(event.data)
+                    if parse:
+                        model.feed(event.data)
                     tail = (tail + event.data)[-64:]
                 if END in tail:
                     break
@@ -300,8 +304,9 @@ def p(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def measure(mib: float, presses: int, repeat: int) -> list[Row]:
+async def measure(mib: float, presses: int, repeat: int, idle: bool = False) -> list[Row]:
     data = corpus(mib)
+    idle_rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
         # The anchor and the pipeline are measured in turns, best of each kept: on a shared
         # machine both sides then see the same spread of load.
@@ -313,6 +318,20 @@ async def measure(mib: float, presses: int, repeat: int) -> list[Row]:
                 live, gaps = rate, snapshots
             if turn + 1 < PIPELINE_TURNS:
                 alone = max(alone, emulator_alone(data, repeat=1))
+        if idle:
+            idle_rate = 0.0
+            for turn in range(PIPELINE_TURNS):
+                (Path(tmp) / f"i{turn}").mkdir()
+                idle_rate = max(idle_rate, (await pipeline(Path(tmp) / f"i{turn}", data, False))[0])
+            idle_rows.append(
+                Row(
+                    "live pipeline, the client parsing nothing (what the figure owes the client)",
+                    "—",
+                    f"client parsing every byte: {live / 1e6:.2f} MB/s",
+                    f"{idle_rate / 1e6:.2f} MB/s",
+                    f"{idle_rate / live:.2f}",
+                )
+            )
         (Path(tmp) / "b").mkdir()
         rtt = statistics.median(await websocket_echo_rtt())
         keys = await keys_under_flood(Path(tmp) / "b", data, presses, repeat)
@@ -326,6 +345,7 @@ async def measure(mib: float, presses: int, repeat: int) -> list[Row]:
             f"{live / 1e6:.2f} MB/s",
             f"{live / alone:.2f}",
         ),
+        *idle_rows,
         Row(
             "keystroke → PTY in control mode, idle, p50",
             f"≤ 2× RTT + 2 ms = {(2 * rtt + 0.002) * ms:.2f} ms",
@@ -369,8 +389,13 @@ def main() -> None:
     parser.add_argument("--mib", type=float, default=8.0, help="agent output per scenario")
     parser.add_argument("--presses", type=int, default=40, help="keys pressed during the flood")
     parser.add_argument("--flood-repeat", type=int, default=6, help="corpus copies in the flood")
+    parser.add_argument(
+        "--idle-client",
+        action="store_true",
+        help="also run the pipeline with a client that parses nothing",
+    )
     args = parser.parse_args()
-    rows = asyncio.run(measure(args.mib, args.presses, args.flood_repeat))
+    rows = asyncio.run(measure(args.mib, args.presses, args.flood_repeat, args.idle_client))
     print("| figure | goal | anchor (same run) | measured | ratio |")
     print("|---|---|---|---|---|")
     for row in rows:

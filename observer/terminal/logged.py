@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
+from observer.terminal import scrolled
 from observer.terminal.actions import apply
 from observer.terminal.cells import ERASED, Cell, CellCache, Line, WrappedLine, mend, thawed
 from observer.terminal.pending import Block, Pending
@@ -37,10 +38,11 @@ if TYPE_CHECKING:
 
     from observer.terminal.screen import VTScreen
 
-_SGR = r"\x1b\[[0-9;]{0,32}+m"
+_SGR = scrolled.SGR_BYTES.decode()
+_RESETS = [reset.decode() for reset in scrolled.RESETS]
 #: Lines of printable ASCII and SGRs, each ended by ``CR LF`` (a PTY turns the ``CR LF`` a
 #: program writes into ``CR CR LF``, which does the same): a log's.
-LINES = re.compile(rb"(?:(?:[ -~]++|%s)*+\r++\n)++" % _SGR.encode())
+LINES = re.compile(rb"(?:(?:[ -~]++|%s)*+\r++\n)++" % scrolled.SGR_BYTES)
 #: A line split at its SGRs (text and SGRs in turn).
 SGRS = re.compile(f"({_SGR})")
 _ONE_SGR = re.compile(_SGR)
@@ -161,7 +163,7 @@ def pen_after(lines: Sequence[str], pen: Cell, step: Step) -> Cell:
     """The pen ``lines`` leave, from ``pen``: their SGRs from the last that resets it on."""
     last, at = 0, 0
     for i in range(len(lines) - 1, -1, -1):
-        at = max(lines[i].rfind("\x1b[0m"), lines[i].rfind("\x1b[m"))
+        at = max(lines[i].rfind(reset) for reset in _RESETS)
         if at >= 0:
             last = i
             break

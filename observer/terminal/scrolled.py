@@ -22,19 +22,21 @@ from observer.terminal.actions import apply
 from observer.terminal.cells import Cell
 from observer.terminal.sgr import assignments
 
-_SGR_BYTES = rb"\x1b\[[0-9;]{0,32}+m"
+#: An SGR as plain output may hold it (numeric parameters, at most 32 characters of them).
+SGR_BYTES = rb"\x1b\[[0-9;]{0,32}+m"
 #: Plain bytes (any byte from space up, UTF-8 included: a character drawn, or a C1 control,
 #: which is ignored), tab, line feed and carriage return, and SGRs. Not backspace: from a
 #: row's first column it goes up to the row that wrapped onto it.
-PLAIN_PART = rb"[\t\n\r -\xff]++|" + _SGR_BYTES
+PLAIN_PART = rb"[\t\n\r -\xff]++|" + SGR_BYTES
 PLAIN = re.compile(rb"(?:%s)*+" % PLAIN_PART)
 #: An SGR as plain output may hold it.
-SGR = re.compile(_SGR_BYTES)
+SGR = re.compile(SGR_BYTES)
 #: The same, kept when plain output is split at its SGRs (text and SGRs in turn).
-SGRS = re.compile(rb"(%s)" % _SGR_BYTES)
+SGRS = re.compile(rb"(%s)" % SGR_BYTES)
 #: A truecolour foreground that sets the foreground alone, whatever its components' values.
 _TRUECOLOUR_FG = re.compile(r"\x1b\[38;2;[0-9]{1,3};[0-9]{1,3};[0-9]{1,3}m")
-_RESETS = (b"\x1b[0m", b"\x1b[m")
+#: The SGRs that reset the pen whatever it was (the pen after them starts from them).
+RESETS = (b"\x1b[0m", b"\x1b[m")
 #: A feed shorter than this is parsed whole (the scan would cost more than it saves).
 MIN_SKIPPED = 4096
 
@@ -68,14 +70,14 @@ def scrolled_off(data: bytes, height: int, below: int) -> int:
 
 def pen_sequences(skipped: bytes) -> str:
     """The SGRs of ``skipped`` that make the pen it leaves: those from its last reset on."""
-    start = max(0, *(skipped.rfind(reset) for reset in _RESETS))
+    start = max(0, *(skipped.rfind(reset) for reset in RESETS))
     return b"".join(SGR.findall(skipped, start)).decode("ascii")
 
 
 def pen_sequences_of(sgrs: list[bytes]) -> str:
     """:func:`pen_sequences` of output already split at its SGRs: these are its SGRs."""
     joined = b"".join(sgrs)
-    return joined[max(0, *(joined.rfind(reset) for reset in _RESETS)) :].decode("ascii")
+    return joined[max(0, *(joined.rfind(reset) for reset in RESETS)) :].decode("ascii")
 
 
 #: The fields of a pen an SGR can set (all but the text and the hyperlink).
